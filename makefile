@@ -1,0 +1,84 @@
+# petsc-spmv: GPU SpMV formats as PETSc matrix types (a plugin library).
+#
+#   make          dependencies (config/petsc.sh: MPICH, LAPACK, PETSc 3.26.1 + CUDA, cached) and libpetscspmv.so
+#   make run      ... and PETSc's unmodified ex19 with -dm_mat_type brc (on the GPU when there is one)
+#   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed")
+#   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
+#
+# A user's PETSC_DIR/PETSC_ARCH (environment or command line) is used as is; nothing is built then.
+.SUFFIXES:
+.DEFAULT_GOAL := lib
+BUILD  ?= build
+SHELL  := /bin/bash
+
+-include $(BUILD)/petsc.mk
+$(BUILD)/petsc.mk: config/petsc.sh
+	@mkdir -p $(BUILD)
+	@bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && mv $@.tmp $@
+
+ifneq ($(PETSC_DIR),)
+include $(PETSC_DIR)/lib/petsc/conf/variables
+
+LIB      := $(BUILD)/lib/libpetscspmv.so
+CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
+CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
+HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)
+OBJ      := $(CU_SRC:%.cu=$(BUILD)/obj/%.o) $(HOST_OBJ)
+INC      := -Iinclude -Isrc
+NVCCOPT  ?= -lineinfo
+CUFLAGS   = $(CUDAC_FLAGS) $(NVCCOPT) -Xcompiler -fPIC -Werror all-warnings --compiler-options="$(CXXCPPFLAGS) $(CUDA_CXXFLAGS)" $(INC)
+CXXFLAGS_ = $(CXX_FLAGS) $(CXXCPPFLAGS) $(INC)
+CFLAGS_   = $(PCC_FLAGS) $(CCPPFLAGS) $(INC)
+# The stub libnvidia-ml.so.1 is put on the library path only where no driver provides the real one.
+HAVE_NVML := $(shell ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml.so.1 ' && echo yes)
+RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:-}
+HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
+GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
+EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
+TESTS     := $(BUILD)/bin/test_brc_host $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_gpu
+endif
+
+.PHONY: lib run test gpu bench clean distclean
+lib: $(LIB)
+
+$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(CUDAC) -c -o $@ $(CUFLAGS) $<
+$(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(CXX) -c -o $@ $(CXXFLAGS_) -fPIC $<
+$(LIB): $(OBJ)
+	@mkdir -p $(@D)
+	$(CXX_LINKER) -shared -fPIC -Wl,-soname,libpetscspmv.so -o $@ $^ $(PETSC_LIB)
+
+# PETSc's own ex19, unmodified, from the PETSc source tree
+$(BUILD)/bin/ex19: $(PETSC_DIR)/src/snes/tutorials/ex19.c
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+$(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< -Wl,-rpath,$(abspath $(BUILD)/lib) -L$(BUILD)/lib -lpetscspmv $(PETSC_LIB)
+# host unit tests link the format objects directly (their C++ symbols are hidden in the library)
+$(BUILD)/bin/test_brc_host: tests/test_brc_host.cxx $(HOST_OBJ)
+	@mkdir -p $(@D)
+	$(CXX) -o $@ $(CXXFLAGS_) $^ $(PETSC_LIB)
+$(BUILD)/bin/test_%: tests/test_%.c examples/spmvexamples.h $(LIB)
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) -Iexamples $< -Wl,-rpath,$(abspath $(BUILD)/lib) -L$(BUILD)/lib -lpetscspmv $(PETSC_LIB)
+
+run: $(LIB) $(BUILD)/bin/ex19
+	$(RUNENV) $(BUILD)/bin/ex19 -dll_append $(abspath $(LIB)) -dm_mat_type brc $(GPUOPTS) \
+	  -da_grid_x 64 -da_grid_y 64 -snes_monitor -ksp_converged_reason -snes_converged_reason -log_view :$(BUILD)/ex19_log.txt
+	@echo "ex19 with brc: done$(if $(HAVE_GPU), on the GPU, on the host (no GPU found): the BRC host reference ran the products). PETSc log: $(BUILD)/ex19_log.txt"
+
+test: $(LIB) $(EXAMPLES) $(TESTS)
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/run.sh
+
+# Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
+gpu: $(LIB) $(EXAMPLES) $(TESTS)
+	bash ../shared/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(BUILD)
+
+clean:
+	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin
+distclean:
+	rm -rf $(BUILD)

@@ -1,0 +1,359 @@
+/* BRC on the device: layout built on the GPU from the device CSR, values refresh, SpMV kernel; and the
+   format object that the generic type drives.  See brc.h for the layout. */
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include "brc.h"
+#include <petscdevice_cuda.h>
+#include <cub/cub.cuh>
+#include <algorithm>
+
+namespace {
+constexpr int      kB1      = 32;  /* rows per block = lanes per warp */
+constexpr int      kThreads = 128; /* 4 warps per CUDA block (paper) */
+constexpr unsigned kFull    = 0xffffffffu;
+
+/* slot_row encoding: r >= 0 unsplit row (plain store), -1 dummy slot, -2-r a piece of split row r */
+__device__ __forceinline__ int EncodeRow(int r, bool split) { return split ? -2 - r : r; }
+
+__global__ void RowStats(PetscInt m, const int *__restrict__ rp, int *__restrict__ len, int *__restrict__ rows, unsigned long long *__restrict__ s)
+{
+  unsigned long long n = 0, sq = 0, mx = 0, ne = 0;
+  for (PetscInt r = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; r < m; r += (PetscInt)gridDim.x * blockDim.x) {
+    const int l = rp[r + 1] - rp[r];
+    len[r]      = l;
+    rows[r]     = (int)r;
+    n += l;
+    sq += (unsigned long long)l * l;
+    mx = max(mx, (unsigned long long)l);
+    ne += l > 0;
+  }
+  for (int o = 16; o > 0; o >>= 1) {
+    n += __shfl_down_sync(kFull, n, o);
+    sq += __shfl_down_sync(kFull, sq, o);
+    mx = max(mx, __shfl_down_sync(kFull, mx, o));
+    ne += __shfl_down_sync(kFull, ne, o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(s + 0, n);
+    atomicAdd(s + 1, sq);
+    atomicMax(s + 2, mx);
+    atomicAdd(s + 3, ne);
+  }
+}
+
+/* count[p] = number of sorted rows (descending lengths) longer than p*B2: the size of pass p+1 */
+__global__ void PassCounts(PetscInt passes, PetscInt nonempty, const int *__restrict__ slen, PetscInt B2, int64_t *__restrict__ count)
+{
+  const PetscInt p = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x;
+  if (p > passes) return;
+  if (p == passes) {
+    count[p] = 0;
+    return;
+  }
+  const int64_t t  = (int64_t)p * B2;
+  PetscInt      lo = 0, hi = nonempty; /* first index with slen <= t */
+  while (lo < hi) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (slen[mid] > t) lo = mid + 1;
+    else hi = mid;
+  }
+  count[p] = lo;
+}
+
+__global__ void Slots(int64_t nslots, int64_t total, PetscInt passes, const int64_t *__restrict__ pstart, const int *__restrict__ srows, const int *__restrict__ slen, const int *__restrict__ rp, PetscInt B2, int *__restrict__ slot_row, int *__restrict__ slot_start, int *__restrict__ slot_take)
+{
+  for (int64_t s = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; s < total; s += (int64_t)gridDim.x * blockDim.x) {
+    if (s >= nslots) {
+      slot_row[s]   = -1;
+      slot_start[s] = 0;
+      slot_take[s]  = 0;
+      continue;
+    }
+    PetscInt lo = 0, hi = passes; /* last p with pstart[p] <= s */
+    while (hi - lo > 1) {
+      const PetscInt mid = (lo + hi) / 2;
+      if (pstart[mid] <= s) lo = mid;
+      else hi = mid;
+    }
+    const int64_t i = s - pstart[lo];
+    const int     r = srows[i], l = slen[i];
+    slot_row[s]     = EncodeRow(r, l > B2);
+    slot_start[s]   = rp[r] + (int)(lo * B2);
+    slot_take[s]    = (int)min((int64_t)l - lo * B2, (int64_t)B2);
+  }
+}
+
+__global__ void BlockWidths(int64_t nblocks, const int *__restrict__ take, int *__restrict__ width, int64_t *__restrict__ size)
+{
+  const int64_t b = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / kB1;
+  const int     lane = threadIdx.x & 31;
+  if (b >= nblocks) return; /* whole warps leave together: blockDim is a multiple of 32 */
+  int t = take[b * kB1 + lane];
+  for (int o = 16; o > 0; o >>= 1) t = max(t, __shfl_xor_sync(kFull, t, o));
+  if (lane == 0) {
+    width[b] = t;
+    size[b]  = (int64_t)kB1 * t;
+  }
+}
+
+/* One warp per block, one lane per slot. VALUES_ONLY: the refresh, which re-gathers the values only. */
+template <bool VALUES_ONLY>
+__global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const int *__restrict__ slot_start, const int *__restrict__ slot_take, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ data)
+{
+  const int     lane   = threadIdx.x & 31;
+  const int64_t nwarps = (int64_t)gridDim.x * blockDim.x / kB1;
+  for (int64_t b = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / kB1; b < nblocks; b += nwarps) {
+    const int     T = width[b], start = slot_start[b * kB1 + lane], take = slot_take[b * kB1 + lane];
+    const int64_t off = offset[b] + lane;
+    for (int j = 0; j < T; j++) {
+      const bool has = j < take;
+      if (VALUES_ONLY) {
+        if (has) data[off + (int64_t)j * kB1] = Aa[start + j];
+      } else {
+        const unsigned mask  = __ballot_sync(kFull, has);
+        const unsigned below = mask & ((1u << lane) - 1u);
+        const int      from  = has ? lane : (below ? 31 - __clz(below) : __ffs(mask) - 1);
+        const int      c     = __shfl_sync(kFull, has ? Aj[start + j] : 0, from);
+        col[off + (int64_t)j * kB1]  = c;
+        data[off + (int64_t)j * kB1] = has ? Aa[start + j] : 0.0;
+      }
+    }
+  }
+}
+
+/* y (+)= A x. Unsplit rows own their y entry; pieces of split rows meet through FP64 atomics. */
+template <bool ADD>
+__global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const PetscScalar *__restrict__ data, const int *__restrict__ col, const int *__restrict__ slot_row, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
+{
+  const int     lane   = threadIdx.x & 31;
+  const int64_t nwarps = (int64_t)gridDim.x * blockDim.x / kB1;
+  for (int64_t b = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / kB1; b < nblocks; b += nwarps) {
+    const int          T   = width[b];
+    const PetscScalar *d   = data + offset[b] + lane;
+    const int         *c   = col + offset[b] + lane;
+    PetscScalar        acc = 0;
+#pragma unroll 4
+    for (int j = 0; j < T; j++) acc += __ldcs(d + (int64_t)j * kB1) * __ldg(x + __ldcs(c + (int64_t)j * kB1));
+    const int r = slot_row[b * kB1 + lane];
+    if (r >= 0) {
+      if (ADD) y[r] += acc;
+      else y[r] = acc;
+    } else if (r < -1) atomicAdd(y + (-2 - r), acc);
+  }
+}
+
+inline unsigned GridFor(int64_t threads)
+{
+  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, 1 << 30));
+}
+
+template <typename T>
+PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
+  if (bytes) *bytes += n * sizeof(T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+class BRC final : public SpMVFormat {
+  BRCOptions      opt;
+  BRCStats        st;
+  BRCHostLayout   host;
+  BRCDeviceLayout dev;
+
+public:
+  ~BRC() override { (void)ReleaseDevice(); }
+
+  PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
+  {
+    PetscFunctionBegin;
+    PetscOptionsHeadBegin(PetscOptionsObject, "BRC (blocked row-column) options");
+    PetscCall(PetscOptionsInt("-mat_brc_width", "Block width B2 (nonzeros per row piece); 0 = round(C*(mean+std)) capped by -mat_brc_width_max", "MatCreateSeqAIJBRC", opt.width, &opt.width, NULL));
+    PetscCall(PetscOptionsInt("-mat_brc_width_max", "Cap on the automatic block width (the paper's B2max)", "MatCreateSeqAIJBRC", opt.width_max, &opt.width_max, NULL));
+    PetscCall(PetscOptionsReal("-mat_brc_width_c", "Factor C in B2 = C*round(mean+std)", "MatCreateSeqAIJBRC", opt.width_c, &opt.width_c, NULL));
+    PetscCall(PetscOptionsInt("-mat_brc_coarsen", "Blocks per warp (thread coarsening, the paper's rep); 0 = automatic", "MatCreateSeqAIJBRC", opt.coarsen, &opt.coarsen, NULL));
+    PetscOptionsHeadEnd();
+    PetscCheck(opt.width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width %" PetscInt_FMT " must be >= 0 (0 = automatic)", opt.width);
+    PetscCheck(opt.width_max >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_max %" PetscInt_FMT " must be >= 1", opt.width_max);
+    PetscCheck(opt.width_c > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_c %g must be > 0", (double)opt.width_c);
+    PetscCheck(opt.coarsen >= 0 && opt.coarsen <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_coarsen %" PetscInt_FMT " must be in [0, 1024] (0 = automatic)", opt.coarsen);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode CopyOptions(const SpMVFormat &from) override
+  {
+    PetscFunctionBegin;
+    opt = static_cast<const BRC &>(from).opt;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override { return BRCBuildHostLayout(opt, A, kB1, &host, &st); }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &A) override { return BRCRefreshHostLayout(A, &host); }
+  PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
+  {
+    PetscFunctionBegin;
+    if (!add) std::fill(y, y + st.m, 0.0);
+    BRCMultHost(host, x, y);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode ReleaseDevice() override
+  {
+    PetscFunctionBegin;
+    for (void *p : {(void *)dev.width, (void *)dev.col, (void *)dev.slot_row, (void *)dev.slot_start, (void *)dev.slot_take, (void *)dev.offset, (void *)dev.data})
+      if (p) PetscCallCUDA(cudaFree(p));
+    dev = BRCDeviceLayout();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  std::size_t DeviceBytes() const override { return dev.bytes; }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    const PetscInt      m = A.m;
+    int                *len = nullptr, *rows = nullptr, *slen = nullptr, *srows = nullptr;
+    unsigned long long *sums = nullptr, hs[4];
+    int64_t            *count = nullptr, *bsize = nullptr, total;
+    void               *tmp = nullptr;
+    std::size_t         tmpbytes = 0, need = 0;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseDevice());
+    st = BRCStats();
+    if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    /* 1. row lengths, statistics, stable descending sort */
+    PetscCall(DeviceAlloc(&len, m, nullptr));
+    PetscCall(DeviceAlloc(&rows, m, nullptr));
+    PetscCall(DeviceAlloc(&slen, m, nullptr));
+    PetscCall(DeviceAlloc(&srows, m, nullptr));
+    PetscCall(DeviceAlloc(&sums, 4, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(sums, 0, 4 * sizeof(*sums), s));
+    RowStats<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, A.i, len, rows, sums);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaMemcpyAsync(hs, sums, sizeof(hs), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    const int64_t isums[3] = {(int64_t)hs[0], (int64_t)hs[1], (int64_t)hs[2]};
+    PetscCall(BRCComputeStats(opt, m, isums, (PetscInt)hs[3], &st));
+    const int endbit = std::max(1, 32 - __builtin_clz((unsigned)std::max<PetscInt>(st.maxlen, 1)));
+    PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, len, slen, rows, srows, (int)m, 0, endbit, s));
+    tmpbytes = need;
+    PetscCall(DeviceAlloc((char **)&tmp, tmpbytes, nullptr));
+    PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(tmp, need, len, slen, rows, srows, (int)m, 0, endbit, s));
+    /* 2. pass sizes and their starts (pass p = prefix of the sorted rows longer than p*B2) */
+    PetscCall(DeviceAlloc(&count, st.passes + 1, nullptr));
+    PassCounts<<<GridFor(st.passes + 1), kThreads, 0, s>>>(st.passes, st.nonempty, slen, st.B2, count);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, count, count, (int)(st.passes + 1), s));
+    if (need > tmpbytes) {
+      PetscCallCUDA(cudaFree(tmp));
+      PetscCall(DeviceAlloc((char **)&tmp, tmpbytes = need, nullptr));
+    }
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, count, count, (int)(st.passes + 1), s));
+    PetscCallCUDA(cudaMemcpyAsync(&total, count + st.passes, sizeof(total), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    st.nslots  = total;
+    st.nblocks = (total + kB1 - 1) / kB1;
+    PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
+    /* 3. slots: row, start, length of every piece */
+    const int64_t nslot = st.nblocks * kB1;
+    PetscCall(DeviceAlloc(&dev.slot_row, nslot, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.slot_start, nslot, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.slot_take, nslot, &dev.bytes));
+    if (nslot) Slots<<<GridFor(nslot), kThreads, 0, s>>>(st.nslots, nslot, st.passes, count, srows, slen, A.i, st.B2, dev.slot_row, dev.slot_start, dev.slot_take);
+    SpMVCheckLaunch();
+    /* 4. block widths and offsets */
+    PetscCall(DeviceAlloc(&dev.width, st.nblocks, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.offset, st.nblocks + 1, &dev.bytes));
+    PetscCall(DeviceAlloc(&bsize, st.nblocks + 1, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(bsize + st.nblocks, 0, sizeof(int64_t), s));
+    if (st.nblocks) BlockWidths<<<GridFor(nslot), kThreads, 0, s>>>(st.nblocks, dev.slot_take, dev.width, bsize);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, bsize, dev.offset, (int)(st.nblocks + 1), s));
+    if (need > tmpbytes) {
+      PetscCallCUDA(cudaFree(tmp));
+      PetscCall(DeviceAlloc((char **)&tmp, tmpbytes = need, nullptr));
+    }
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, bsize, dev.offset, (int)(st.nblocks + 1), s));
+    PetscCallCUDA(cudaMemcpyAsync(&st.padded, dev.offset + st.nblocks, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    /* 5. the blocks themselves */
+    PetscCall(DeviceAlloc(&dev.col, st.padded, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.data, st.padded, &dev.bytes));
+    if (st.nblocks) Fill<false><<<GridFor(nslot), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
+    SpMVCheckLaunch();
+    /* statistics the host knows without a scan */
+    {
+      int dv, sms;
+      PetscCallCUDA(cudaGetDevice(&dv));
+      PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dv));
+      const int64_t resident = (int64_t)sms * 64;
+      st.rep                 = opt.coarsen ? opt.coarsen : (st.sigma > st.mu ? (PetscInt)std::min<int64_t>(8, std::max<int64_t>(1, st.nblocks / (2 * resident))) : 1);
+    }
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    for (void *p : {(void *)len, (void *)rows, (void *)slen, (void *)srows, (void *)sums, (void *)count, (void *)bsize, tmp}) PetscCallCUDA(cudaFree(p));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    PetscFunctionBegin;
+    if (st.nblocks) Fill<true><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
+    SpMVCheckLaunch();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
+  {
+    PetscFunctionBegin;
+    /* without empty or split rows every row has exactly one slot that stores it: no zeroing needed */
+    const bool needzero = st.nonempty < st.m || st.nsplit > 0;
+    if (!add && needzero && st.m) PetscCallCUDA(cudaMemsetAsync(y, 0, st.m * sizeof(PetscScalar), s));
+    if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
+    const int64_t warps = (st.nblocks + st.rep - 1) / st.rep;
+    if (add) SpMV<true><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.data, dev.col, dev.slot_row, x, y);
+    else SpMV<false><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.data, dev.col, dev.slot_row, x, y);
+    SpMVCheckLaunch();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode View(PetscViewer v) const override
+  {
+    PetscFunctionBegin;
+    PetscCall(PetscViewerASCIIPrintf(v, "BRC: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), nnz %" PetscInt64_FMT ", row length mean %.2f std %.2f max %" PetscInt_FMT "\n", st.m, st.nonempty, st.nnz, (double)st.mu, (double)st.sigma, st.maxlen));
+    PetscCall(PetscViewerASCIIPrintf(v, "BRC: B1 32, block width B2 %" PetscInt_FMT ", %" PetscInt_FMT " passes, %" PetscInt_FMT " split rows, %" PetscInt64_FMT " slots in %" PetscInt64_FMT " blocks, coarsening %" PetscInt_FMT "\n", st.B2, st.passes, st.nsplit, st.nslots, st.nblocks, st.rep));
+    PetscCall(PetscViewerASCIIPrintf(v, "BRC: stored entries %" PetscInt64_FMT " (padding %.1f%%), device memory %.3g MB\n", st.padded, st.nnz ? 100.0 * (double)(st.padded - st.nnz) / (double)st.nnz : 0.0, dev.bytes / 1e6));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
+  {
+    BRCHostLayout ref;
+    BRCStats      rst;
+
+    PetscFunctionBegin;
+    PetscCall(BRCBuildHostLayout(opt, A, kB1, &ref, &rst));
+    PetscCheck(rst.B2 == st.B2 && rst.nslots == st.nslots && rst.nblocks == st.nblocks && rst.padded == st.padded && rst.nsplit == st.nsplit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device layout shape differs from the host reference: B2 %" PetscInt_FMT "/%" PetscInt_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " padded %" PetscInt64_FMT "/%" PetscInt64_FMT, st.B2, rst.B2, st.nslots, rst.nslots, st.padded, rst.padded);
+    std::vector<int>         width(st.nblocks), col(st.padded), slot(st.nblocks * kB1);
+    std::vector<int64_t>     offset(st.nblocks + 1);
+    std::vector<PetscScalar> data(st.padded);
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    if (st.nblocks) {
+      PetscCallCUDA(cudaMemcpy(width.data(), dev.width, width.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(offset.data(), dev.offset, offset.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(col.data(), dev.col, col.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(data.data(), dev.data, data.size() * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(slot.data(), dev.slot_row, slot.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    PetscCheck(width == ref.width && offset == ref.offset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device block widths/offsets differ from the host reference");
+    PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices (padding included) differ from the host reference");
+    for (std::size_t k = 0; k < slot.size(); k++) {
+      const int r = slot[k] >= -1 ? slot[k] : -2 - slot[k];
+      PetscCheck(r == ref.row_perm[k] && (slot[k] < -1) == (bool)ref.split[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device slot %zu: row %d, host row %d", k, r, ref.row_perm[k]);
+    }
+    *maxdiff = 0;
+    for (std::size_t k = 0; k < data.size(); k++) *maxdiff = std::max(*maxdiff, (PetscReal)PetscAbsScalar(data[k] - ref.data[k]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+
+SpMVFormat *BRCCreate(void) { return new BRC(); }

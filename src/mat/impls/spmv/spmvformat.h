@@ -1,0 +1,79 @@
+/*
+   The contract between the generic PETSc type (aijspmv.cu) and one sparse format (one folder each).
+
+   A format is plain C++/CUDA: it sees CSR arrays (on the host or on the device) and vectors as raw
+   pointers, never a PETSc object. Every format provides the same operations, on both sides:
+
+     Build*    build the layout from a CSR (the device CSR for BuildDevice, already uploaded)
+     Refresh*  the nonzero pattern is unchanged, only the values changed: re-gather them, no re-sort
+     Mult*     y = A x (add = false) or y += A x (add = true); the device version runs on the given
+               stream with no host synchronization and no allocation
+     View      its statistics for -mat_view ::ascii_info
+     Verify    (GPU tests) rebuild the host reference from the host CSR and compare it with the device
+               layout; errors out on a difference
+
+   The host side is the format's reference: the tests use it as the oracle and the plugin runs it
+   when no GPU is present, so CI exercises every layout through real PETSc solves.
+*/
+#pragma once
+#include <petscmat.h>
+#include <petscviewer.h>
+#include <cuda_runtime.h>
+#include <cstddef>
+
+/* A CSR matrix seen through raw pointers. On the device the indices are 32-bit (checked at upload). */
+template <typename Index>
+struct SpMVCsr {
+  PetscInt           m = 0, n = 0; /* rows, columns */
+  PetscInt           nnz = 0;
+  const Index       *i   = nullptr; /* m+1 row offsets */
+  const Index       *j   = nullptr; /* nnz column indices */
+  const PetscScalar *a   = nullptr; /* nnz values */
+};
+using SpMVHostCsr   = SpMVCsr<PetscInt>;
+using SpMVDeviceCsr = SpMVCsr<int>;
+
+class SpMVFormat {
+public:
+  virtual ~SpMVFormat() = default;
+
+  /* options: read inside the type's PetscOptionsBegin/End block; Copy takes another object's options */
+  virtual PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) = 0;
+  virtual PetscErrorCode CopyOptions(const SpMVFormat &from)                 = 0;
+
+  /* host reference */
+  virtual PetscErrorCode BuildHost(const SpMVHostCsr &A)                                 = 0;
+  virtual PetscErrorCode RefreshHost(const SpMVHostCsr &A)                               = 0;
+  virtual PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const = 0;
+
+  /* device */
+  virtual PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s)                               = 0;
+  virtual PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s)                             = 0;
+  virtual PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const = 0;
+  virtual PetscErrorCode ReleaseDevice()                                                                   = 0;
+  virtual std::size_t    DeviceBytes() const                                                               = 0;
+
+  virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
+  virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;
+};
+
+/* What the registration needs to know about a format: its names and a factory. */
+struct SpMVFormatInfo {
+  const char *root;    /* -mat_type root name, e.g. "brc" */
+  const char *seqname; /* "seqaijbrc" */
+  const char *mpiname; /* "mpiaijbrc" */
+  const char *title;   /* one line for -help and views */
+  SpMVFormat *(*create)(void);
+};
+
+/* One generic sequential constructor, specialized per format so MatRegister gets a plain function. */
+PetscErrorCode MatCreate_SeqAIJSpMV(Mat, const SpMVFormatInfo *);
+template <const SpMVFormatInfo *I>
+PetscErrorCode MatCreate_SeqAIJSpMV_T(Mat A)
+{
+  return MatCreate_SeqAIJSpMV(A, I);
+}
+PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *, PetscErrorCode (*)(Mat));
+
+/* shared helpers for format code */
+#define SpMVCheckLaunch() PetscCallCUDA(cudaGetLastError())

@@ -1,0 +1,60 @@
+/* Registration: every matrix type of the library, its log events, and the dynamic-library entry point.
+   A new format is one new folder plus one line in Formats[] below. */
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include "../mat/impls/spmv/spmvimpl.h"
+#include "../mat/impls/spmv/brc/brc.h"
+
+namespace {
+const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
+
+struct Entry {
+  const SpMVFormatInfo *info;
+  PetscErrorCode (*create)(Mat);
+};
+const Entry Formats[] = {
+  {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>},
+};
+PetscBool initialized = PETSC_FALSE;
+
+PetscErrorCode PetscSpMVFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  initialized = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+/*@C
+  PetscSpMVInitializePackage - Registers the petsc-spmv matrix types (`MATBRC`, ...) and their log events.
+
+  Not Collective
+
+  Level: beginner
+
+  Note:
+  Called automatically when the library is loaded with `-dll_append /path/libpetscspmv.so`; a program
+  that links the library calls it once after `PetscInitialize()`. Calling it again does nothing.
+
+.seealso: `MatSetType()`, `MATBRC`, `MatSpMVVerify()`
+@*/
+PetscErrorCode PetscSpMVInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (initialized) PetscFunctionReturn(PETSC_SUCCESS);
+  initialized = PETSC_TRUE;
+  PetscCall(PetscRegisterFinalize(PetscSpMVFinalizePackage));
+  PetscCall(MatInitializePackage());
+  PetscCall(PetscLogEventRegister("MatSpMVCopyToGPU", MAT_CLASSID, &MAT_SpMV_CopyToGPU));
+  PetscCall(PetscLogEventRegister("MatSpMVBuild", MAT_CLASSID, &MAT_SpMV_Build));
+  PetscCall(PetscLogEventRegister("MatSpMVRefresh", MAT_CLASSID, &MAT_SpMV_Refresh));
+  for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.create));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Entry point found by -dll_append .../libpetscspmv.so */
+PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscspmv(void)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscSpMVInitializePackage());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
