@@ -143,7 +143,7 @@ static PetscErrorCode SpMVGenRow(const SpMVGen *g, PetscInt row, PetscInt *cols,
     if (SpMVRandUnit(&s) >= g->empty) {
       const PetscInt k = 1 + (PetscInt)(SpMVRandUnit(&s) * 2 * g->k);
       for (PetscInt i = 0; i < k && c < cap - 1; i++) cols[c++] = (PetscInt)(SpMVRand(&s) % (uint64_t)g->ncols);
-      if (row < g->ncols && SpMVRandUnit(&s) < 0.9) cols[c++] = row;
+      if (row < g->ncols) cols[c++] = row;
     }
   } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown generator %s", g->kind);
   PetscCheck(c <= cap, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " overflows %" PetscInt_FMT, row, cap);

@@ -342,7 +342,8 @@ PetscErrorCode Detach(Mat A)
   delete c->fmt;
   PetscCall(FreeDeviceCsr(c));
   delete c;
-  A->spptr = nullptr;
+  A->spptr      = nullptr;
+  A->boundtocpu = PETSC_TRUE;
   PetscCall(PetscFree(A->defaultvectype));
   PetscCall(PetscStrallocpy(VECSTANDARD, &A->defaultvectype));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJ));
@@ -394,6 +395,7 @@ PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f)
   B->ops->setfromoptions = MatSetFromOptions_SeqAIJSpMV;
   B->ops->bindtocpu      = MatBindToCPU_SeqAIJSpMV;
   B->offloadmask         = PETSC_OFFLOAD_CPU; /* the host CSR is always current */
+  B->boundtocpu          = PETSC_FALSE;       /* MatCreate() starts every matrix bound; device types unbind */
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(c->gpu ? VECCUDA : VECSTANDARD, &B->defaultvectype));
   PetscCall(ComposeConverters(B, f, PETSC_TRUE));

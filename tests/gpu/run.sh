@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# GPU checks, run on the GPU machine from the repository root, after `make gpu` here packed .dev/bundle.tar.xz
+# (PETSc, its runtime libraries, build/ and the matrices). Writes logs to $OUT (default /tmp/gpu-out).
+#   tests/gpu/run.sh [check|sanitize|ex19|bench|all]...
+set -u
+OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
+if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
+. /opt/devb/env.sh
+E=/opt/devb/extra; BIN=$E/build/bin; LIB=$E/build/lib/libpetscspmv.so; M=$E/matrices
+export LD_LIBRARY_PATH=$E/build/lib:$LD_LIBRARY_PATH MATRICES=$M BUILD=$E/build
+pass=0; fail=0
+step() { local name=$1; shift; echo "== $name: $*"; if "$@" > "$OUT/$name.log" 2>&1; then pass=$((pass+1)); echo "ok   $name"; tail -3 "$OUT/$name.log"; else fail=$((fail+1)); echo "FAIL $name"; tail -25 "$OUT/$name.log"; fi; }
+what=${*:-all}
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/device.txt"
+echo "commit $(cat .dev/commit 2>/dev/null) date $(date -u +%FT%TZ)" | tee -a "$OUT/device.txt"
+
+SMALL="random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;random:m=7000,n=900,k=5,empty=0.3,seed=6;random:m=2000,k=3,empty=1,seed=7;banded:m=1,bw=0;denserows:m=20000,k=6,len=5000,dense=5;denserows:m=3000,k=4,len=2999,dense=1;stencil27:n=20;rmat:scale=14,ef=16"
+REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/nh2010.mtx:2;$M/cti.mtx:4;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/cage10.mtx"
+BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16"
+
+case " $what " in *" check "*|*" all "*)
+  step gpu_small   "$BIN/test_gpu" -matrices "$SMALL"
+  step gpu_real    "$BIN/test_gpu" -matrices "$REAL"
+  step gpu_big     "$BIN/test_gpu" -matrices "$BIG"
+  step gpu_matops  "$BIN/test_matops"
+  step gpu_ksp     "$BIN/test_ksp" -matrix "$M/cage11.mtx"
+  step gpu_ksp_st  "$BIN/test_ksp" -matrix "stencil27:n=30"
+esac
+case " $what " in *" sanitize "*|*" all "*)
+  step memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;$M/nh2010.mtx"
+  step racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  step synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+esac
+case " $what " in *" ex19 "*|*" all "*)
+  ex19() { "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -snes_monitor_short -ksp_converged_reason "$@"; }
+  for args in "-da_grid_x 128 -da_grid_y 128" "-da_grid_x 64 -da_grid_y 64 -pc_type jacobi -ksp_type bcgs" "-da_grid_x 64 -da_grid_y 64 -pc_type none -ksp_type fgmres -snes_rtol 1e-5"; do
+    tag=$(echo "$args" | tr -c 'a-z0-9' '_' | tr -s _)
+    ex19 -dm_mat_type aijcusparse $args > "$OUT/ex19_cusparse$tag.log" 2>&1
+    ex19 -dm_mat_type brc $args -log_view > "$OUT/ex19_brc$tag.log" 2>&1
+    step "ex19_same$tag" diff <(grep -E "iterations|SNES Function" "$OUT/ex19_cusparse$tag.log") <(grep -E "iterations|SNES Function" "$OUT/ex19_brc$tag.log")
+    grep -E "iterations" "$OUT/ex19_brc$tag.log" | head -3; grep -E "^MatMult |^MatSpMV" "$OUT/ex19_brc$tag.log"
+  done
+esac
+case " $what " in *" bench "*|*" all "*)
+  step bench bash bench/run_gpu_bench.sh
+  cat "$OUT/bench.log"
+esac
+echo "$pass passed, $fail failed"

@@ -1,0 +1,286 @@
+static char help[] = "Matrix operations on the petsc-spmv types against AIJ: products, refresh, duplicate, copy, convert,\n"
+                     "MatSetValues after assembly, pattern changes, MatBindToCPU, host and default vectors, NaN, bad options.\n"
+                     "  -type <brc>   the plugin type to test\n"
+                     "  -seed <n>     random seed (default: from the clock)\n\n";
+
+#include <petscspmv.h>
+#include "spmvexamples.h"
+#include <time.h>
+
+static PetscInt    nchecks = 0;
+static PetscRandom rnd;
+
+/* ||B x - A x|| / ||A x|| below tol, on vectors made by each matrix (CUDA vectors for a GPU type) */
+static PetscErrorCode CheckMult(Mat A, Mat B, const char *what)
+{
+  Vec       x, xb, y, yb, z, zb;
+  PetscReal nrm, err, errz;
+  PetscInt  m, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(MatCreateVecs(B, &xb, &yb));
+  PetscCall(VecDuplicate(y, &z));
+  PetscCall(VecDuplicate(yb, &zb));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecCopy(x, xb));
+  PetscCall(VecSetRandom(z, rnd));
+  PetscCall(VecCopy(z, zb));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatMult(B, xb, yb));
+  PetscCall(VecNorm(y, NORM_2, &nrm));
+  PetscCall(VecAXPY(yb, -1.0, y)); /* y is a host vector, yb maybe a CUDA one: VecAXPY handles both */
+  PetscCall(VecNorm(yb, NORM_2, &err));
+  /* z = z + A x, in place (y == z) */
+  PetscCall(MatMultAdd(A, x, z, z));
+  PetscCall(MatMultAdd(B, xb, zb, zb));
+  PetscCall(VecAXPY(zb, -1.0, z));
+  PetscCall(VecNorm(zb, NORM_2, &errz));
+  nchecks++;
+  PetscCheck(err <= 1e-12 * PetscMax(nrm, 1e-300) && errz <= 1e-12 * PetscMax(nrm, 1.0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s (%" PetscInt_FMT " x %" PetscInt_FMT "): |Bx-Ax| = %g, |z+Bx - (z+Ax)| = %g, |Ax| = %g", what, m, n, (double)err, (double)errz, (double)nrm);
+  PetscCall(VecDestroy(&x)); PetscCall(VecDestroy(&xb)); PetscCall(VecDestroy(&y)); PetscCall(VecDestroy(&yb)); PetscCall(VecDestroy(&z)); PetscCall(VecDestroy(&zb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The same with plain host vectors (staged through the device when there is one), z != y */
+static PetscErrorCode CheckMultHostVecs(Mat A, Mat B, const char *what)
+{
+  Vec       x, y, yb, w, z, zb;
+  PetscInt  m, n;
+  PetscReal nrm, err, errz;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &x));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, m, &y));
+  PetscCall(VecDuplicate(y, &yb)); PetscCall(VecDuplicate(y, &w)); PetscCall(VecDuplicate(y, &z)); PetscCall(VecDuplicate(y, &zb));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(w, rnd));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatMult(B, x, yb));
+  PetscCall(MatMultAdd(A, x, w, z));
+  PetscCall(MatMultAdd(B, x, w, zb));
+  PetscCall(VecNorm(y, NORM_2, &nrm));
+  PetscCall(VecAXPY(yb, -1.0, y)); PetscCall(VecNorm(yb, NORM_2, &err));
+  PetscCall(VecAXPY(zb, -1.0, z)); PetscCall(VecNorm(zb, NORM_2, &errz));
+  nchecks++;
+  PetscCheck(err <= 1e-12 * PetscMax(nrm, 1e-300) && errz <= 1e-12 * PetscMax(nrm, 1.0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s (host vectors): errors %g %g", what, (double)err, (double)errz);
+  PetscCall(VecDestroy(&x)); PetscCall(VecDestroy(&y)); PetscCall(VecDestroy(&yb)); PetscCall(VecDestroy(&w)); PetscCall(VecDestroy(&z)); PetscCall(VecDestroy(&zb));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CheckType(Mat B, const char *type)
+{
+  PetscBool same;
+  MatType   got;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscObjectTypeCompare((PetscObject)B, type, &same));
+  PetscCall(MatGetType(B, &got));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected type %s, got %s", type, got);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Change every stored value of A and B the same way, through MatSetValues after assembly */
+static PetscErrorCode ChangeValues(Mat A, Mat B, PetscScalar shift)
+{
+  PetscInt m;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetSize(A, &m, NULL));
+  for (PetscInt r = 0; r < m; r++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscInt           c[4096];
+    PetscScalar        v[4096];
+    PetscCall(MatGetRow(A, r, &nc, &cols, &vals));
+    nc = PetscMin(nc, 4096);
+    for (PetscInt k = 0; k < nc; k++) { c[k] = cols[k]; v[k] = vals[k] * 1.5 + shift * (k + 1); }
+    PetscCall(MatRestoreRow(A, r, &nc, &cols, &vals));
+    PetscCall(MatSetValues(A, 1, &r, nc, c, v, INSERT_VALUES));
+    PetscCall(MatSetValues(B, 1, &r, nc, c, v, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY)); PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY)); PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestMatrix(const char *spec, const char *type, const char *seqtype)
+{
+  Mat      A, B, C, D;
+  PetscInt m, n;
+  char     what[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, spec, &A));
+  PetscCall(MatGetSize(A, &m, &n));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s as %s", spec, type));
+  /* convert by root name and by full name */
+  PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
+  PetscCall(CheckType(B, seqtype));
+  PetscCall(CheckMult(A, B, what));
+  PetscCall(CheckMultHostVecs(A, B, what));
+  PetscCall(MatConvert(A, seqtype, MAT_INITIAL_MATRIX, &C));
+  PetscCall(CheckType(C, seqtype));
+  PetscCall(CheckMult(A, C, "convert by full name"));
+  PetscCall(MatDestroy(&C));
+  /* MatSetType with the root name on an assembled AIJ converts it */
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &C));
+  PetscCall(MatSetType(C, type));
+  PetscCall(CheckType(C, seqtype));
+  PetscCall(CheckMult(A, C, "MatSetType on assembled AIJ"));
+  PetscCall(MatDestroy(&C));
+  /* values changed after assembly, same pattern: values-only refresh */
+  PetscCall(ChangeValues(A, B, 0.25));
+  PetscCall(CheckMult(A, B, "after MatSetValues (same pattern)"));
+  PetscCall(MatScale(A, -2.0)); PetscCall(MatScale(B, -2.0));
+  PetscCall(CheckMult(A, B, "after MatScale"));
+  if (m == n && m > 0) {
+    PetscCall(MatShift(A, 3.0)); PetscCall(MatShift(B, 3.0));
+    PetscCall(CheckMult(A, B, "after MatShift"));
+  }
+  /* duplicate and copy */
+  PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &C));
+  PetscCall(CheckType(C, seqtype));
+  PetscCall(CheckMult(A, C, "MatDuplicate"));
+  PetscCall(MatZeroEntries(C));
+  PetscCall(MatCopy(B, C, SAME_NONZERO_PATTERN));
+  PetscCall(CheckMult(A, C, "MatCopy"));
+  PetscCall(MatDestroy(&C));
+  /* back to AIJ (initial and in place), and forth again in place */
+  PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &D));
+  PetscCall(CheckType(D, MATSEQAIJ));
+  PetscCall(CheckMult(A, D, "converted back to aij"));
+  PetscCall(MatConvert(D, type, MAT_INPLACE_MATRIX, &D));
+  PetscCall(CheckType(D, seqtype));
+  PetscCall(CheckMult(A, D, "in-place convert aij -> plugin"));
+  PetscCall(MatConvert(D, MATSEQAIJ, MAT_INPLACE_MATRIX, &D));
+  PetscCall(CheckType(D, MATSEQAIJ));
+  PetscCall(CheckMult(A, D, "in-place convert plugin -> aij"));
+  PetscCall(MatDestroy(&D));
+  /* bound to the CPU and back */
+  PetscCall(MatBindToCPU(B, PETSC_TRUE));
+  PetscCall(CheckMult(A, B, "bound to CPU"));
+  PetscCall(MatBindToCPU(B, PETSC_FALSE));
+  PetscCall(CheckMult(A, B, "unbound again"));
+  /* a new nonzero after assembly changes the pattern: full rebuild */
+  if (m > 0 && n > 0) {
+    PetscInt    r = m / 2, c = (n - 1) - (m / 3) % n;
+    PetscScalar v = 0.75;
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatSetValues(A, 1, &r, 1, &c, &v, ADD_VALUES));
+    PetscCall(MatSetValues(B, 1, &r, 1, &c, &v, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY)); PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY)); PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(CheckMult(A, B, "after a new nonzero"));
+  }
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  %-45s %6" PetscInt_FMT " x %-6" PetscInt_FMT "\n", spec, m, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* NaN in the matrix gives NaN in exactly the rows where AIJ has it; no crash */
+static PetscErrorCode TestNaN(const char *type)
+{
+  Mat                A, B;
+  Vec                x, y, yb;
+  PetscInt           r = 7, c, m;
+  PetscScalar        v = NAN;
+  const PetscScalar *ya, *yba;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "random:m=300,k=5,seed=11", &A));
+  {
+    PetscInt nc; const PetscInt *cols;
+    PetscCall(MatGetRow(A, r, &nc, &cols, NULL)); c = cols[0]; PetscCall(MatRestoreRow(A, r, &nc, &cols, NULL));
+  }
+  PetscCall(MatSetValues(A, 1, &r, 1, &c, &v, INSERT_VALUES));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY)); PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatCreateVecs(A, &x, &y));
+  PetscCall(VecDuplicate(y, &yb));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(MatMult(A, x, y));
+  PetscCall(MatMult(B, x, yb));
+  PetscCall(MatGetSize(A, &m, NULL));
+  PetscCall(VecGetArrayRead(y, &ya)); PetscCall(VecGetArrayRead(yb, &yba));
+  for (PetscInt i = 0; i < m; i++) {
+    PetscCheck((PetscBool)PetscIsNanScalar(ya[i]) == (PetscBool)PetscIsNanScalar(yba[i]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "NaN row %" PetscInt_FMT " differs", i);
+    if (!PetscIsNanScalar(ya[i])) PetscCheck(PetscAbsScalar(ya[i] - yba[i]) <= 1e-12 * (1 + PetscAbsScalar(ya[i])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "row %" PetscInt_FMT " differs", i);
+  }
+  PetscCheck(PetscIsNanScalar(yba[r]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "NaN lost");
+  PetscCall(VecRestoreArrayRead(y, &ya)); PetscCall(VecRestoreArrayRead(yb, &yba));
+  PetscCall(VecDestroy(&x)); PetscCall(VecDestroy(&y)); PetscCall(VecDestroy(&yb));
+  PetscCall(MatDestroy(&A)); PetscCall(MatDestroy(&B));
+  nchecks++;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  NaN propagates like AIJ\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Options are read by MatSetFromOptions; bad values are PETSc errors */
+static PetscErrorCode TestOptions(const char *type)
+{
+  Mat            A, B;
+  PetscErrorCode ierr;
+  char           opt[64];
+
+  PetscFunctionBeginUser;
+  PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "denserows:m=400,k=4,len=300,dense=3,seed=2", &A));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_%s_width", type));
+  PetscCall(PetscOptionsSetValue(NULL, opt, "3"));
+  PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatSetFromOptions(B));
+  PetscCall(CheckMult(A, B, "-mat_<fmt>_width 3"));
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_%s_width_max", type));
+  PetscCall(PetscOptionsSetValue(NULL, opt, "0"));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = MatSetFromOptions(B);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s 0 gave error %d, expected PETSC_ERR_ARG_OUTOFRANGE", opt, (int)ierr);
+  PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
+  nchecks++;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  options read, bad option rejected with a PETSc error\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char        type[64] = MATBRC, seqtype[80];
+  PetscInt    seed     = -1;
+  const char *specs[]  = {"random:m=600,k=7,empty=0.15,seed=@", "random:m=300,n=900,k=9,seed=@", "random:m=900,n=200,k=4,empty=0.3,seed=@",
+                          "random:m=400,k=3,empty=1,seed=@",  "stencil27:n=9",                  "stencil7:n=11",
+                          "denserows:m=2000,k=5,len=1800,dense=4,seed=@", "banded:m=1,bw=0", "banded:m=0,bw=1", "rmat:scale=11,ef=8,seed=@"};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscSpMVInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-type", type, sizeof(type), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
+  if (seed < 0) seed = (PetscInt)(time(NULL) % 100000);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_matops: type %s, seed %" PetscInt_FMT "\n", type, seed));
+  PetscCall(PetscSNPrintf(seqtype, sizeof(seqtype), "seqaij%s", type));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, (unsigned long)seed));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+    char spec[256], *at;
+    PetscCall(PetscStrncpy(spec, specs[i], sizeof(spec)));
+    PetscCall(PetscStrstr(spec, "@", &at));
+    if (at) PetscCall(PetscSNPrintf(at, sizeof(spec) - (size_t)(at - spec), "%" PetscInt_FMT, seed + (PetscInt)i));
+    PetscCall(TestMatrix(spec, type, seqtype));
+  }
+  PetscCall(TestNaN(type));
+  PetscCall(TestOptions(type));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "test_matops: %" PetscInt_FMT " checks passed\n", nchecks));
+  PetscCall(PetscFinalize());
+  return 0;
+}
