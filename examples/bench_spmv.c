@@ -1,0 +1,480 @@
+static const char help[] = "SpMV benchmark of the petsc-spmv matrix types against aijcusparse and sellcuda.\n\n"
+                           "For each matrix (-matrices, specifications as in examples/spmvexamples.h, ';' separated) and each type\n"
+                           "(-types, ',' separated) it converts the host AIJ matrix, checks y = A x against the AIJ product, and times\n"
+                           "-trials trials of -reps MatMult each (median, min, max per MatMult). GB/s use one byte model for every\n"
+                           "type, that of fp64 CSR with 32-bit indices: 12 nnz + 20 rows bytes. Without a GPU the plugin types run\n"
+                           "their host reference on host vectors (a correctness smoke test; CPU times).\n\n";
+
+/*
+   Usage:
+     bench_spmv -matrices "../shared/matrices/cage11.mtx:64;stencil27:n=120" [-types brc,aijcusparse,sellcuda]
+                [-trials 7] [-reps 100] [-tol 1e-12] [-csv out.csv] [-json out.json] [-commit <git sha>] [-seed <n>]
+
+   Per matrix and type it reports: rows, nnz, median / min / max microseconds per MatMult, GB/s in the CSR byte
+   model, that as a fraction of the measured device copy bandwidth, speedup over aijcusparse, the conversion
+   (MatConvert + first MatMult, wall clock: host work and uploads included), the device build and the value
+   refresh (plugin types: MatSpMVBuild / MatSpMVRefresh log events) and the value upload of the refresh
+   (MatSpMVCopyToGPU) in units of one aijcusparse MatMult, device memory taken by the matrix (MB) and the relative
+   error ||y - y_aij|| / ||y_aij|| of the first product and of the product after the refresh.
+*/
+#include <petscspmv.h>
+#include <petscdevice_cuda.h>
+#include <time.h>
+#include "spmvexamples.h"
+
+#define MAXTYPES 16
+#define NWARMUP  10
+
+/* Plugin types known to this benchmark (the default -types); add new roots here */
+static const char *PluginTypes[] = {MATBRC};
+
+typedef struct {
+  char      matrix[PETSC_MAX_PATH_LEN];
+  char      type[64];
+  PetscBool plugin, ran, ok;
+  PetscInt  rows, cols;
+  PetscInt64 nnz;
+  unsigned long seed;
+  double    med, tmin, tmax;        /* seconds per MatMult */
+  double    convert, first;         /* MatConvert (+ MatSetFromOptions), first MatMult: wall seconds */
+  double    build, upload;          /* plugin events during conversion + first MatMult: MatSpMVBuild, MatSpMVCopyToGPU */
+  double    refresh, refreshupload; /* plugin events during MatScale + MatMult: MatSpMVRefresh, MatSpMVCopyToGPU */
+  double    devmb;                  /* device memory taken by the matrix (vectors excluded), MB; < 0 when unknown */
+  double    err, err2;              /* relative errors: first product, product after the refresh */
+} Result;
+
+static PetscBool HaveGPU(void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    n = 0;
+  }
+  return n > 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+static PetscErrorCode Sync(PetscBool gpu)
+{
+  PetscFunctionBegin;
+  if (gpu) PetscCallCUDA(cudaDeviceSynchronize());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static int CmpDouble(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double Median(double *v, PetscInt n)
+{
+  qsort(v, (size_t)n, sizeof(double), CmpDouble);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Device-to-device copy bandwidth of a 1 GiB buffer, read + write bytes counted, median of 10 */
+static PetscErrorCode CopyBandwidth(double *gbs)
+{
+  const size_t bytes = (size_t)1 << 30;
+  void        *src, *dst;
+  cudaEvent_t  e0, e1;
+  double       t[10];
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc(&src, bytes));
+  PetscCallCUDA(cudaMalloc(&dst, bytes));
+  PetscCallCUDA(cudaMemset(src, 1, bytes));
+  PetscCallCUDA(cudaEventCreate(&e0));
+  PetscCallCUDA(cudaEventCreate(&e1));
+  PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice)); /* warm-up */
+  for (int i = 0; i < 10; i++) {
+    float ms;
+    PetscCallCUDA(cudaEventRecord(e0, 0));
+    PetscCallCUDA(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToDevice));
+    PetscCallCUDA(cudaEventRecord(e1, 0));
+    PetscCallCUDA(cudaEventSynchronize(e1));
+    PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+    t[i] = 1e-3 * ms;
+  }
+  *gbs = 2.0 * (double)bytes / Median(t, 10) / 1e9;
+  PetscCallCUDA(cudaEventDestroy(e0));
+  PetscCallCUDA(cudaEventDestroy(e1));
+  PetscCallCUDA(cudaFree(src));
+  PetscCallCUDA(cudaFree(dst));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DeviceFree(PetscBool gpu, size_t *fr)
+{
+  size_t total;
+
+  PetscFunctionBegin;
+  *fr = 0;
+  if (gpu) PetscCallCUDA(cudaMemGetInfo(fr, &total));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Accumulated time of a log event (0 when the event is not registered) */
+static PetscErrorCode EventTime(const char *name, double *t)
+{
+  PetscLogEvent      id;
+  PetscEventPerfInfo info;
+
+  PetscFunctionBegin;
+  *t = 0;
+  PetscCall(PetscLogEventGetId(name, &id));
+  if (id < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, id, &info));
+  *t = info.time;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PluginEvents(double t[3])
+{
+  PetscFunctionBegin;
+  PetscCall(EventTime("MatSpMVBuild", &t[0]));
+  PetscCall(EventTime("MatSpMVRefresh", &t[1]));
+  PetscCall(EventTime("MatSpMVCopyToGPU", &t[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ||y - s*y0|| / ||s*y0|| on the host (y may be a device vector) */
+static PetscErrorCode RelError(Vec y, Vec y0, PetscScalar s, double *err)
+{
+  const PetscScalar *a, *b;
+  PetscInt           n;
+  double             num = 0, den = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(y0, &n));
+  PetscCall(VecGetArrayRead(y, &a));
+  PetscCall(VecGetArrayRead(y0, &b));
+  for (PetscInt i = 0; i < n; i++) {
+    const double d = PetscRealPart(a[i] - s * b[i]), r = PetscRealPart(s * b[i]);
+    num += d * d;
+    den += r * r;
+  }
+  PetscCall(VecRestoreArrayRead(y, &a));
+  PetscCall(VecRestoreArrayRead(y0, &b));
+  *err = den > 0 ? PetscSqrtReal(num / den) : PetscSqrtReal(num);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAIJCUSPARSE) || !strcmp(t, MATSEQAIJCUSPARSE)); }
+static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strcmp(t, MATSELLCUDA) || !strcmp(t, MATSEQSELLCUDA)); }
+static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
+
+/* One type on one matrix: convert, check, time. The relative error is checked by the caller. */
+static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool gpu, PetscInt trials, PetscInt reps, PetscReal tol, Result *r)
+{
+  Mat                B;
+  Vec                xb, yb;
+  PetscScalar       *w;
+  const PetscScalar *xa, *p;
+  PetscMemType       mt;
+  PetscLogDouble     t0, t1, t2, t3;
+  double             ev0[3], ev1[3], *tt;
+  size_t             f0, f1, fv0, fv1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(r->type, type, sizeof(r->type)));
+  r->plugin = (PetscBool)!IsPetscGPU(type);
+  r->devmb  = -1;
+  /* conversion (+ the first product below), wall clock; device memory around it */
+  PetscCall(DeviceFree(gpu, &f0));
+  PetscCall(PluginEvents(ev0));
+  PetscCall(Sync(gpu));
+  PetscCall(PetscTime(&t0));
+  if (IsSellCuda(type)) { /* through SeqSELL: the direct AIJ -> SELLCUDA conversion is very slow */
+    PetscCall(MatConvert(A, MATSEQSELL, MAT_INITIAL_MATRIX, &B));
+    PetscCall(MatConvert(B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, &B));
+  } else PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatSetFromOptions(B)); /* format options (-mat_spmv_host_reference, -mat_cusparse_..., ...) */
+  PetscCall(Sync(gpu));
+  PetscCall(PetscTime(&t1));
+  /* vectors of the matrix's kind (CUDA with a GPU), x copied in and on the device before the first product */
+  PetscCall(DeviceFree(gpu, &fv0));
+  PetscCall(MatCreateVecs(B, &xb, &yb));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(xb, &w));
+  PetscCall(PetscArraycpy(w, xa, r->cols));
+  PetscCall(VecRestoreArrayWrite(xb, &w));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecGetArrayReadAndMemType(xb, &p, &mt));
+  PetscCall(VecRestoreArrayReadAndMemType(xb, &p));
+  PetscCall(VecGetArrayWriteAndMemType(yb, &w, &mt));
+  PetscCall(VecRestoreArrayWriteAndMemType(yb, &w));
+  PetscCall(Sync(gpu));
+  PetscCall(DeviceFree(gpu, &fv1));
+  PetscCall(PetscTime(&t2));
+  PetscCall(MatMult(B, xb, yb));
+  PetscCall(Sync(gpu));
+  PetscCall(PetscTime(&t3));
+  PetscCall(PluginEvents(ev1));
+  PetscCall(DeviceFree(gpu, &f1));
+  r->convert = t1 - t0;
+  r->first   = t3 - t2;
+  r->build   = ev1[0] - ev0[0];
+  r->upload  = ev1[2] - ev0[2];
+  if (gpu) r->devmb = (((double)f0 - (double)f1) - ((double)fv0 - (double)fv1)) / 1e6;
+  PetscCall(RelError(yb, y0, 1.0, &r->err));
+  r->ok = (PetscBool)(r->err < tol);
+  if (r->ok) {
+    /* warm-up, then trials of reps products */
+    PetscCall(PetscMalloc1(trials, &tt));
+    for (PetscInt i = 0; i < NWARMUP; i++) PetscCall(MatMult(B, xb, yb));
+    for (PetscInt k = 0; k < trials; k++) {
+      PetscCall(Sync(gpu));
+      PetscCall(PetscTime(&t0));
+      for (PetscInt i = 0; i < reps; i++) PetscCall(MatMult(B, xb, yb));
+      PetscCall(Sync(gpu));
+      PetscCall(PetscTime(&t1));
+      tt[k] = (t1 - t0) / (double)reps;
+    }
+    r->med  = Median(tt, trials); /* sorts tt */
+    r->tmin = tt[0];
+    r->tmax = tt[trials - 1];
+    PetscCall(PetscFree(tt));
+    /* new values, same pattern: the next product refreshes the format (scale by 1 might be skipped) */
+    PetscCall(PluginEvents(ev0));
+    PetscCall(Sync(gpu));
+    PetscCall(MatScale(B, 1.000001));
+    PetscCall(MatMult(B, xb, yb));
+    PetscCall(Sync(gpu));
+    PetscCall(PluginEvents(ev1));
+    r->refresh       = ev1[1] - ev0[1];
+    r->refreshupload = ev1[2] - ev0[2];
+    PetscCall(RelError(yb, y0, 1.000001, &r->err2));
+    r->ok = (PetscBool)(r->err2 < tol);
+  }
+  r->ran = PETSC_TRUE;
+  PetscCall(VecDestroy(&xb));
+  PetscCall(VecDestroy(&yb));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* JSON string (paths and type names: only quotes and backslashes need escaping) */
+static void JsonString(FILE *f, const char *s)
+{
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void Trim(char **s)
+{
+  char  *b = *s;
+  size_t n;
+  while (*b == ' ' || *b == '\t' || *b == '\n') b++;
+  n = strlen(b);
+  while (n > 0 && (b[n - 1] == ' ' || b[n - 1] == '\t' || b[n - 1] == '\n')) b[--n] = 0;
+  *s = b;
+}
+
+int main(int argc, char **argv)
+{
+  char        matrices[8192] = "stencil7:n=100;rmat:scale=18,ef=16", typestr[1024] = "", csv[PETSC_MAX_PATH_LEN] = "", json[PETSC_MAX_PATH_LEN] = "", commit[128] = "unknown";
+  char        devname[256] = "none (no GPU: host reference, CPU times)", date[64];
+  char      **mats, **types;
+  int         nmat, ntype;
+  PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0;
+  PetscInt64  seed = -1;
+  PetscReal   tol = 1e-12;
+  PetscBool   gpu, flg, typesset;
+  double      copybw = 0;
+  Result     *res;
+  PetscMPIInt size;
+  time_t      now = time(NULL);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "bench_spmv runs on one process");
+  PetscCall(PetscSpMVInitializePackage());
+  PetscCall(PetscLogDefaultBegin());
+  gpu = HaveGPU();
+
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SpMV benchmark options", NULL);
+  PetscCall(PetscOptionsString("-matrices", "Matrix specifications, ';' separated: file.mtx[:k], stencil7:n=, stencil27:n=, rmat:scale=,ef=, denserows:m=,k=,len=,dense=, banded:m=,bw=, random:m=,n=,k=,empty=,seed=", NULL, matrices, matrices, sizeof(matrices), NULL));
+  PetscCall(PetscOptionsString("-types", "Matrix types, ',' separated (default: the plugin types, plus aijcusparse and sellcuda with a GPU)", NULL, typestr, typestr, sizeof(typestr), &typesset));
+  PetscCall(PetscOptionsInt("-trials", "Number of timed trials (the median is reported)", NULL, trials, &trials, NULL));
+  PetscCall(PetscOptionsInt("-reps", "MatMult per trial", NULL, reps, &reps, NULL));
+  PetscCall(PetscOptionsReal("-tol", "Largest relative error ||y - y_aij|| / ||y_aij|| accepted", NULL, tol, &tol, NULL));
+  PetscCall(PetscOptionsString("-csv", "Write the results to this CSV file", NULL, csv, csv, sizeof(csv), NULL));
+  PetscCall(PetscOptionsString("-json", "Write the results to this JSON file", NULL, json, json, sizeof(json), NULL));
+  PetscCall(PetscOptionsString("-commit", "Git commit of the code measured (recorded with the results)", NULL, commit, commit, sizeof(commit), NULL));
+  PetscCall(PetscOptionsInt64("-seed", "Seed of the random x (default: a fresh one per matrix)", NULL, seed, &seed, NULL));
+  PetscOptionsEnd();
+  PetscCheck(trials >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-trials and -reps must be positive");
+
+  /* the types */
+  if (!typesset || !typestr[0]) {
+    PetscCall(PetscStrncpy(typestr, "", sizeof(typestr)));
+    for (size_t i = 0; i < sizeof(PluginTypes) / sizeof(PluginTypes[0]); i++) {
+      if (i) PetscCall(PetscStrlcat(typestr, ",", sizeof(typestr)));
+      PetscCall(PetscStrlcat(typestr, PluginTypes[i], sizeof(typestr)));
+    }
+    if (gpu) PetscCall(PetscStrlcat(typestr, "," MATAIJCUSPARSE "," MATSELLCUDA, sizeof(typestr)));
+  }
+  PetscCall(PetscStrToArray(typestr, ',', &ntype, &types));
+  PetscCall(PetscStrToArray(matrices, ';', &nmat, &mats));
+  PetscCheck(ntype <= MAXTYPES, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "At most %d types", MAXTYPES);
+  for (int t = 0; t < ntype; t++) Trim(&types[t]);
+  for (int m = 0; m < nmat; m++) Trim(&mats[m]);
+
+  /* the machine */
+  (void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+  if (gpu) {
+    struct cudaDeviceProp prop;
+    int                   dev;
+    Vec                   v;
+    PetscReal             nrm;
+
+    PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+    PetscCallCUDA(cudaGetDevice(&dev));
+    PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+    PetscCall(PetscStrncpy(devname, prop.name, sizeof(devname)));
+    PetscCall(CopyBandwidth(&copybw));
+    /* start the CUDA libraries (handles, workspaces) before the first measurement */
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, 1000, &v));
+    PetscCall(VecSet(v, 1.0));
+    PetscCall(VecNorm(v, NORM_2, &nrm));
+    PetscCall(VecDestroy(&v));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_spmv  device: %s  date: %s  commit: %s\n", devname, date, commit));
+  if (gpu) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "device copy bandwidth (1 GiB device-to-device, read + write, median of 10): %.1f GB/s\n", copybw));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "trials %" PetscInt_FMT " x reps %" PetscInt_FMT " MatMult after %d warm-up; GB/s = (12 nnz + 20 rows) / t; tol %g\n", trials, reps, NWARMUP, (double)tol));
+  for (int t = 0; t < ntype; t++)
+    if (!gpu && IsPetscGPU(types[t])) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "skipping %s: no GPU\n", types[t]));
+
+  PetscCall(PetscCalloc1((size_t)nmat * ntype, &res));
+  for (int m = 0; m < nmat; m++) {
+    Mat           A;
+    Vec           x, y0;
+    PetscRandom   rnd;
+    MatInfo       info;
+    PetscInt      rows, cols;
+    unsigned long s = seed >= 0 ? (unsigned long)seed : (unsigned long)time(NULL) * 1000003UL + (unsigned long)clock() + (unsigned long)m;
+    const Result *cusp = NULL;
+    PetscInt      first = nres;
+
+    PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, mats[m], &A));
+    PetscCall(MatGetSize(A, &rows, &cols));
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
+    PetscCall(MatCreateVecs(A, &x, &y0));
+    PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+    PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+    PetscCall(PetscRandomSetSeed(rnd, s));
+    PetscCall(PetscRandomSeed(rnd));
+    PetscCall(VecSetRandom(x, rnd));
+    PetscCall(PetscRandomDestroy(&rnd));
+    PetscCall(MatMult(A, x, y0));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%s: %" PetscInt_FMT " x %" PetscInt_FMT ", %.0f nonzeros (%.1f MB in CSR), x seed %lu\n", mats[m], rows, cols, (double)info.nz_used, (12.0 * info.nz_used + 20.0 * rows) / 1e6, s));
+    for (int t = 0; t < ntype; t++) {
+      Result *r = &res[nres];
+      if (!gpu && IsPetscGPU(types[t])) continue;
+      PetscCall(PetscStrncpy(r->matrix, mats[m], sizeof(r->matrix)));
+      r->rows = rows;
+      r->cols = cols;
+      r->nnz  = (PetscInt64)info.nz_used;
+      r->seed = s;
+      PetscCall(RunType(A, x, y0, types[t], gpu, trials, reps, tol, r));
+      if (!r->ok) {
+        nfail++;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s on %s: relative error %g (after the refresh %g) exceeds %g\n", r->type, r->matrix, r->err, r->err2, (double)tol));
+      }
+      if (IsCusparse(types[t]) && r->ok) cusp = r;
+      nres++;
+    }
+    /* the table of this matrix: relative units need the aijcusparse time */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %10s %10s %8s %6s %7s %9s %8s %8s %8s %8s %9s\n", "type", "median us", "min us", "max us", "GB/s", "%copy", "x cusp", "convert", "build", "refresh", "upload", "dev MB", "rel err"));
+    for (PetscInt i = first; i < nres; i++) {
+      const Result *r     = &res[i];
+      const double  unit  = cusp ? cusp->med : 1e-3; /* one aijcusparse MatMult, or ms */
+      const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows;
+      char          frac[16] = "-", sp[16] = "-", bld[16] = "-", ref[16] = "-", upl[16] = "-", mb[16] = "-";
+
+      if (!r->ok) {
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s FAILED: relative error %.2e (after refresh %.2e)\n", r->type, r->err, r->err2));
+        continue;
+      }
+      if (gpu) PetscCall(PetscSNPrintf(frac, sizeof(frac), "%.0f%%", 100.0 * bytes / r->med / 1e9 / copybw));
+      if (cusp) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f", cusp->med / r->med));
+      if (r->plugin) {
+        PetscCall(PetscSNPrintf(bld, sizeof(bld), "%.1f", r->build / unit));
+        PetscCall(PetscSNPrintf(ref, sizeof(ref), "%.1f", r->refresh / unit));
+        PetscCall(PetscSNPrintf(upl, sizeof(upl), "%.1f", r->refreshupload / unit));
+      }
+      if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.1f", r->devmb));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.2f %10.2f %10.2f %8.1f %6s %7s %9.1f %8s %8s %8s %8s %9.1e\n", r->type, 1e6 * r->med, 1e6 * r->tmin, 1e6 * r->tmax, bytes / r->med / 1e9, frac, sp, (r->convert + r->first) / unit, bld, ref, upl, mb, PetscMax(r->err, r->err2)));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (convert = MatConvert + first MatMult, wall; build, refresh, upload (values, at the refresh) from the plugin's log events; all four in %s)\n", cusp ? "aijcusparse MatMults of this matrix" : "ms"));
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y0));
+    PetscCall(MatDestroy(&A));
+  }
+
+  /* files: every time in seconds; the relative columns (units of one aijcusparse MatMult) empty / null without it */
+  if (csv[0] || json[0]) {
+    FILE *fc = NULL, *fj = NULL;
+    if (csv[0]) {
+      PetscCall(PetscFOpen(PETSC_COMM_SELF, csv, "w", &fc));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "device,date,commit,copy_GBs,matrix,type,plugin,rows,cols,nnz,seed,trials,reps,median_s,min_s,max_s,GBs,copy_fraction,speedup_vs_cusparse,convert_s,first_mult_s,convert_cusparse_units,build_s,build_upload_s,refresh_s,refresh_upload_s,build_cusparse_units,refresh_cusparse_units,refresh_upload_cusparse_units,device_MB,rel_err,rel_err_refresh,ok\n"));
+    }
+    if (json[0]) {
+      PetscCall(PetscFOpen(PETSC_COMM_SELF, json, "w", &fj));
+      fprintf(fj, "{\n  \"device\": ");
+      JsonString(fj, devname);
+      fprintf(fj, ",\n  \"gpu\": %s,\n  \"date\": \"%s\",\n  \"commit\": ", gpu ? "true" : "false", date);
+      JsonString(fj, commit);
+      fprintf(fj, ",\n  \"copy_bandwidth_GBs\": %.2f,\n  \"trials\": %" PetscInt_FMT ",\n  \"reps\": %" PetscInt_FMT ",\n  \"warmup\": %d,\n  \"tol\": %g,\n  \"byte_model\": \"12*nnz + 20*rows\",\n  \"results\": [", gpu ? copybw : 0.0, trials, reps, NWARMUP, (double)tol);
+    }
+    for (PetscInt i = 0; i < nres; i++) {
+      const Result *r = &res[i], *cusp = NULL;
+      const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows, gbs = r->ok ? bytes / r->med / 1e9 : 0;
+      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "";
+
+      for (PetscInt j = 0; j < nres; j++)
+        if (!strcmp(res[j].matrix, r->matrix) && IsCusparse(res[j].type) && res[j].ok) cusp = &res[j];
+      if (gpu && r->ok) PetscCall(PetscSNPrintf(frac, sizeof(frac), "%.4f", gbs / copybw));
+      if (cusp && r->ok) {
+        PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.4f", cusp->med / r->med));
+        PetscCall(PetscSNPrintf(conv, sizeof(conv), "%.2f", (r->convert + r->first) / cusp->med));
+        if (r->plugin) {
+          PetscCall(PetscSNPrintf(bld, sizeof(bld), "%.2f", r->build / cusp->med));
+          PetscCall(PetscSNPrintf(ref, sizeof(ref), "%.2f", r->refresh / cusp->med));
+          PetscCall(PetscSNPrintf(upl, sizeof(upl), "%.2f", r->refreshupload / cusp->med));
+        }
+      }
+      if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.2f", r->devmb));
+      if (fc)
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%.3e,%d\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, r->err2, (int)r->ok));
+      if (fj) {
+        fprintf(fj, "%s\n    {\"matrix\": ", i ? "," : "");
+        JsonString(fj, r->matrix);
+        fprintf(fj, ", \"type\": ");
+        JsonString(fj, r->type);
+        fprintf(fj, ", \"plugin\": %s, \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT ", \"seed\": %lu, \"ok\": %s,\n", r->plugin ? "true" : "false", r->rows, r->cols, r->nnz, r->seed, r->ok ? "true" : "false");
+        fprintf(fj, "     \"median_s\": %.6e, \"min_s\": %.6e, \"max_s\": %.6e, \"GBs\": %.3f, \"copy_fraction\": %s, \"speedup_vs_cusparse\": %s,\n", r->med, r->tmin, r->tmax, gbs, frac[0] ? frac : "null", sp[0] ? sp : "null");
+        fprintf(fj, "     \"convert_s\": %.6e, \"first_mult_s\": %.6e, \"convert_cusparse_units\": %s, \"build_s\": %.6e, \"build_upload_s\": %.6e, \"refresh_s\": %.6e, \"refresh_upload_s\": %.6e,\n", r->convert, r->first, conv[0] ? conv : "null", r->build, r->upload, r->refresh, r->refreshupload);
+        fprintf(fj, "     \"build_cusparse_units\": %s, \"refresh_cusparse_units\": %s, \"refresh_upload_cusparse_units\": %s, \"device_MB\": %s, \"rel_err\": %.3e, \"rel_err_refresh\": %.3e}", bld[0] ? bld : "null", ref[0] ? ref : "null", upl[0] ? upl : "null", mb[0] ? mb : "null", r->err, r->err2);
+      }
+    }
+    if (fc) PetscCall(PetscFClose(PETSC_COMM_SELF, fc));
+    if (fj) {
+      fprintf(fj, "\n  ]\n}\n");
+      PetscCall(PetscFClose(PETSC_COMM_SELF, fj));
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%" PetscInt_FMT " runs, %" PetscInt_FMT " failed the check (tol %g)%s%s%s%s\n", nres, nfail, (double)tol, csv[0] ? "; CSV: " : "", csv, json[0] ? "; JSON: " : "", json));
+  PetscCheck(nfail == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " type/matrix pairs gave wrong products (relative error above %g): see FAILED above", nfail, (double)tol);
+  PetscCall(PetscFree(res));
+  PetscCall(PetscStrToArrayDestroy(ntype, types));
+  PetscCall(PetscStrToArrayDestroy(nmat, mats));
+  PetscCall(PetscFinalize());
+  return 0;
+}
