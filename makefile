@@ -75,8 +75,11 @@ test: $(LIB) $(EXAMPLES) $(TESTS)
 	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/run.sh
 
 # Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
+SHARED ?= ../shared
 gpu: $(LIB) $(EXAMPLES) $(TESTS)
-	bash ../shared/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(BUILD)
+	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices)
+	cp $(SHARED)/tools/device-unpack.sh .dev/
+	git rev-parse --short HEAD > .dev/commit
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin

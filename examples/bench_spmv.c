@@ -164,7 +164,7 @@ static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAI
 static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strcmp(t, MATSELLCUDA) || !strcmp(t, MATSEQSELLCUDA)); }
 static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
 
-/* One type on one matrix: convert, check, time. The relative error is checked by the caller. */
+/* One type on one matrix: convert, check against y0 = A x (r->ok), and when right: time the products and the refresh */
 static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool gpu, PetscInt trials, PetscInt reps, PetscReal tol, Result *r)
 {
   Mat                B;
@@ -180,6 +180,7 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   PetscCall(PetscStrncpy(r->type, type, sizeof(r->type)));
   r->plugin = (PetscBool)!IsPetscGPU(type);
   r->devmb  = -1;
+  r->err2   = -1; /* no product after a refresh (yet) */
   /* conversion (+ the first product below), wall clock; device memory around it */
   PetscCall(DeviceFree(gpu, &f0));
   PetscCall(PluginEvents(ev0));
@@ -265,26 +266,26 @@ static void JsonString(FILE *f, const char *s)
   fputc('"', f);
 }
 
-static void Trim(char **s)
+/* Strip blanks around s in place; returns the first non-blank character */
+static char *Trim(char *s)
 {
-  char  *b = *s;
   size_t n;
-  while (*b == ' ' || *b == '\t' || *b == '\n') b++;
-  n = strlen(b);
-  while (n > 0 && (b[n - 1] == ' ' || b[n - 1] == '\t' || b[n - 1] == '\n')) b[--n] = 0;
-  *s = b;
+  while (*s == ' ' || *s == '\t' || *s == '\n') s++;
+  n = strlen(s);
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n')) s[--n] = 0;
+  return s;
 }
 
 int main(int argc, char **argv)
 {
   char        matrices[8192] = "stencil7:n=100;rmat:scale=18,ef=16", typestr[1024] = "", csv[PETSC_MAX_PATH_LEN] = "", json[PETSC_MAX_PATH_LEN] = "", commit[128] = "unknown";
   char        devname[256] = "none (no GPU: host reference, CPU times)", date[64];
-  char      **mats, **types;
+  char      **matlist, **typelist, *mats[1024], *types[MAXTYPES];
   int         nmat, ntype;
   PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0;
-  PetscInt64  seed = -1;
+  PetscInt    seed = -1;
   PetscReal   tol = 1e-12;
-  PetscBool   gpu, flg, typesset;
+  PetscBool   gpu, typesset;
   double      copybw = 0;
   Result     *res;
   PetscMPIInt size;
@@ -307,7 +308,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-csv", "Write the results to this CSV file", NULL, csv, csv, sizeof(csv), NULL));
   PetscCall(PetscOptionsString("-json", "Write the results to this JSON file", NULL, json, json, sizeof(json), NULL));
   PetscCall(PetscOptionsString("-commit", "Git commit of the code measured (recorded with the results)", NULL, commit, commit, sizeof(commit), NULL));
-  PetscCall(PetscOptionsInt64("-seed", "Seed of the random x (default: a fresh one per matrix)", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsInt("-seed", "Seed of the random x (default: a fresh one per matrix)", NULL, seed, &seed, NULL));
   PetscOptionsEnd();
   PetscCheck(trials >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-trials and -reps must be positive");
 
@@ -320,11 +321,12 @@ int main(int argc, char **argv)
     }
     if (gpu) PetscCall(PetscStrlcat(typestr, "," MATAIJCUSPARSE "," MATSELLCUDA, sizeof(typestr)));
   }
-  PetscCall(PetscStrToArray(typestr, ',', &ntype, &types));
-  PetscCall(PetscStrToArray(matrices, ';', &nmat, &mats));
+  PetscCall(PetscStrToArray(typestr, ',', &ntype, &typelist));
+  PetscCall(PetscStrToArray(matrices, ';', &nmat, &matlist));
   PetscCheck(ntype <= MAXTYPES, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "At most %d types", MAXTYPES);
-  for (int t = 0; t < ntype; t++) Trim(&types[t]);
-  for (int m = 0; m < nmat; m++) Trim(&mats[m]);
+  PetscCheck(nmat <= 1024, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "At most 1024 matrices");
+  for (int t = 0; t < ntype; t++) types[t] = Trim(typelist[t]);
+  for (int m = 0; m < nmat; m++) mats[m] = Trim(matlist[m]);
 
   /* the machine */
   (void)strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
@@ -351,6 +353,28 @@ int main(int argc, char **argv)
   for (int t = 0; t < ntype; t++)
     if (!gpu && IsPetscGPU(types[t])) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "skipping %s: no GPU\n", types[t]));
 
+  /* each type once on a small matrix, results discarded: first-use costs (library handles, kernel loading) stay
+     out of the conversion times */
+  {
+    Mat    A;
+    Vec    x, y0;
+    Result dummy;
+
+    PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "stencil7:n=6", &A));
+    PetscCall(MatCreateVecs(A, &x, &y0));
+    PetscCall(VecSet(x, 1.0));
+    PetscCall(MatMult(A, x, y0));
+    for (int t = 0; t < ntype; t++) {
+      if (!gpu && IsPetscGPU(types[t])) continue;
+      PetscCall(PetscMemzero(&dummy, sizeof(dummy)));
+      PetscCall(MatGetSize(A, &dummy.rows, &dummy.cols));
+      PetscCall(RunType(A, x, y0, types[t], gpu, 1, 1, tol, &dummy));
+    }
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y0));
+    PetscCall(MatDestroy(&A));
+  }
+
   PetscCall(PetscCalloc1((size_t)nmat * ntype, &res));
   for (int m = 0; m < nmat; m++) {
     Mat           A;
@@ -358,7 +382,7 @@ int main(int argc, char **argv)
     PetscRandom   rnd;
     MatInfo       info;
     PetscInt      rows, cols;
-    unsigned long s = seed >= 0 ? (unsigned long)seed : (unsigned long)time(NULL) * 1000003UL + (unsigned long)clock() + (unsigned long)m;
+    unsigned long s = seed >= 0 ? (unsigned long)seed : ((unsigned long)time(NULL) * 1000003UL + (unsigned long)clock() + (unsigned long)m) % 2147483647UL; /* fits -seed */
     const Result *cusp = NULL;
     PetscInt      first = nres;
 
@@ -385,7 +409,7 @@ int main(int argc, char **argv)
       PetscCall(RunType(A, x, y0, types[t], gpu, trials, reps, tol, r));
       if (!r->ok) {
         nfail++;
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s on %s: relative error %g (after the refresh %g) exceeds %g\n", r->type, r->matrix, r->err, r->err2, (double)tol));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s on %s: relative error %.3e, after the refresh %.3e (-1: not run), tolerance %.3e\n", r->type, r->matrix, r->err, r->err2, (double)tol));
       }
       if (IsCusparse(types[t]) && r->ok) cusp = r;
       nres++;
@@ -394,12 +418,12 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %10s %10s %8s %6s %7s %9s %8s %8s %8s %8s %9s\n", "type", "median us", "min us", "max us", "GB/s", "%copy", "x cusp", "convert", "build", "refresh", "upload", "dev MB", "rel err"));
     for (PetscInt i = first; i < nres; i++) {
       const Result *r     = &res[i];
-      const double  unit  = cusp ? cusp->med : 1e-3; /* one aijcusparse MatMult, or ms */
+      const double  unit  = cusp ? cusp->med : 1e-6; /* one aijcusparse MatMult, or us */
       const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows;
       char          frac[16] = "-", sp[16] = "-", bld[16] = "-", ref[16] = "-", upl[16] = "-", mb[16] = "-";
 
       if (!r->ok) {
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s FAILED: relative error %.2e (after refresh %.2e)\n", r->type, r->err, r->err2));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s FAILED: relative error %.2e, after the refresh %.2e (-1: not run)\n", r->type, r->err, r->err2));
         continue;
       }
       if (gpu) PetscCall(PetscSNPrintf(frac, sizeof(frac), "%.0f%%", 100.0 * bytes / r->med / 1e9 / copybw));
@@ -412,7 +436,7 @@ int main(int argc, char **argv)
       if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.1f", r->devmb));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.2f %10.2f %10.2f %8.1f %6s %7s %9.1f %8s %8s %8s %8s %9.1e\n", r->type, 1e6 * r->med, 1e6 * r->tmin, 1e6 * r->tmax, bytes / r->med / 1e9, frac, sp, (r->convert + r->first) / unit, bld, ref, upl, mb, PetscMax(r->err, r->err2)));
     }
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (convert = MatConvert + first MatMult, wall; build, refresh, upload (values, at the refresh) from the plugin's log events; all four in %s)\n", cusp ? "aijcusparse MatMults of this matrix" : "ms"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (convert = MatConvert + first MatMult, wall; build, refresh, upload (values, at the refresh) from the plugin's log events; all four in %s)\n", cusp ? "aijcusparse MatMults of this matrix" : "us"));
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y0));
     PetscCall(MatDestroy(&A));
@@ -436,7 +460,7 @@ int main(int argc, char **argv)
     for (PetscInt i = 0; i < nres; i++) {
       const Result *r = &res[i], *cusp = NULL;
       const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows, gbs = r->ok ? bytes / r->med / 1e9 : 0;
-      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "";
+      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "", e2[32] = "";
 
       for (PetscInt j = 0; j < nres; j++)
         if (!strcmp(res[j].matrix, r->matrix) && IsCusparse(res[j].type) && res[j].ok) cusp = &res[j];
@@ -451,8 +475,9 @@ int main(int argc, char **argv)
         }
       }
       if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.2f", r->devmb));
+      if (r->err2 >= 0) PetscCall(PetscSNPrintf(e2, sizeof(e2), "%.3e", r->err2));
       if (fc)
-        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%.3e,%d\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, r->err2, (int)r->ok));
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%s,%d\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, e2, (int)r->ok));
       if (fj) {
         fprintf(fj, "%s\n    {\"matrix\": ", i ? "," : "");
         JsonString(fj, r->matrix);
@@ -461,7 +486,7 @@ int main(int argc, char **argv)
         fprintf(fj, ", \"plugin\": %s, \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT ", \"seed\": %lu, \"ok\": %s,\n", r->plugin ? "true" : "false", r->rows, r->cols, r->nnz, r->seed, r->ok ? "true" : "false");
         fprintf(fj, "     \"median_s\": %.6e, \"min_s\": %.6e, \"max_s\": %.6e, \"GBs\": %.3f, \"copy_fraction\": %s, \"speedup_vs_cusparse\": %s,\n", r->med, r->tmin, r->tmax, gbs, frac[0] ? frac : "null", sp[0] ? sp : "null");
         fprintf(fj, "     \"convert_s\": %.6e, \"first_mult_s\": %.6e, \"convert_cusparse_units\": %s, \"build_s\": %.6e, \"build_upload_s\": %.6e, \"refresh_s\": %.6e, \"refresh_upload_s\": %.6e,\n", r->convert, r->first, conv[0] ? conv : "null", r->build, r->upload, r->refresh, r->refreshupload);
-        fprintf(fj, "     \"build_cusparse_units\": %s, \"refresh_cusparse_units\": %s, \"refresh_upload_cusparse_units\": %s, \"device_MB\": %s, \"rel_err\": %.3e, \"rel_err_refresh\": %.3e}", bld[0] ? bld : "null", ref[0] ? ref : "null", upl[0] ? upl : "null", mb[0] ? mb : "null", r->err, r->err2);
+        fprintf(fj, "     \"build_cusparse_units\": %s, \"refresh_cusparse_units\": %s, \"refresh_upload_cusparse_units\": %s, \"device_MB\": %s, \"rel_err\": %.3e, \"rel_err_refresh\": %s}", bld[0] ? bld : "null", ref[0] ? ref : "null", upl[0] ? upl : "null", mb[0] ? mb : "null", r->err, e2[0] ? e2 : "null");
       }
     }
     if (fc) PetscCall(PetscFClose(PETSC_COMM_SELF, fc));
@@ -473,8 +498,8 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%" PetscInt_FMT " runs, %" PetscInt_FMT " failed the check (tol %g)%s%s%s%s\n", nres, nfail, (double)tol, csv[0] ? "; CSV: " : "", csv, json[0] ? "; JSON: " : "", json));
   PetscCheck(nfail == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " type/matrix pairs gave wrong products (relative error above %g): see FAILED above", nfail, (double)tol);
   PetscCall(PetscFree(res));
-  PetscCall(PetscStrToArrayDestroy(ntype, types));
-  PetscCall(PetscStrToArrayDestroy(nmat, mats));
+  PetscCall(PetscStrToArrayDestroy(ntype, typelist));
+  PetscCall(PetscStrToArrayDestroy(nmat, matlist));
   PetscCall(PetscFinalize());
   return 0;
 }

@@ -25,13 +25,14 @@ expect_error() {
     pass=$((pass+1)); note ok "$name (exit $rc, PETSc error)"
   else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (exit $rc; log: $LOG/$name.log)"; fi
 }
+# iteration counts, and the SNES residual norms to 3 digits (the last digits are rounding)
+its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
 # same_convergence NAME ARGS...: ex19 with aij and with brc print the same Newton and linear iteration counts
 same_convergence() {
   local name=$1; shift
-  local ex="$BIN/ex19 -dll_append $LIB -da_grid_x 24 -da_grid_y 24 -snes_monitor_short -ksp_converged_reason -snes_converged_reason $*"
+  local ex="$BIN/ex19 -dll_append $LIB -da_grid_x 24 -da_grid_y 24 -snes_monitor -ksp_converged_reason -snes_converged_reason $*"
   $ex -dm_mat_type aij > "$LOG/$name.aij.log" 2>&1 && $ex -dm_mat_type brc > "$LOG/$name.brc.log" 2>&1 &&
-    grep -E "iterations|SNES Function" "$LOG/$name.aij.log" > "$LOG/$name.aij.its" &&
-    grep -E "iterations|SNES Function" "$LOG/$name.brc.log" > "$LOG/$name.brc.its" &&
+    its "$LOG/$name.aij.log" > "$LOG/$name.aij.its" && its "$LOG/$name.brc.log" > "$LOG/$name.brc.its" &&
     [ -s "$LOG/$name.aij.its" ] && diff "$LOG/$name.aij.its" "$LOG/$name.brc.its"
 }
 ex19_brc() { "$BIN/ex19" -dll_append "$LIB" -dm_mat_type brc -da_grid_x 16 -da_grid_y 16 "$@"; }
@@ -53,7 +54,9 @@ run ksp_split_rows_bcgs      "$BIN/test_ksp" -matrix "denserows:m=4000,k=6,len=2
 run ksp_mpiexec_1            $MPIEXEC -n 1 "$BIN/test_ksp" -matrix "$MATRICES/cage10.mtx" -ksp_types gmres -pc_types ilu
 # 4. PETSc's unmodified ex19 (SNES + FD coloring), loaded with -dll_append: same convergence as aij
 run ex19_ilu_gmres           same_convergence ex19_ilu_gmres
-run ex19_jacobi_bcgs         same_convergence ex19_jacobi_bcgs -pc_type jacobi -ksp_type bcgs
+# BiCGSTAB+Jacobi on ex19 is sensitive to the last bit: AIJ's inode kernel sums column pairs, BRC (like
+# plain CSR) sums in order, so compare against AIJ without inodes (then they agree bit for bit)
+run ex19_jacobi_bcgs         same_convergence ex19_jacobi_bcgs -pc_type jacobi -ksp_type bcgs -mat_no_inode
 run ex19_none_gmres          same_convergence ex19_none_gmres -pc_type none -ksp_type gmres -ksp_max_it 2000
 run ex19_fd_color_fgmres     same_convergence ex19_fd_color_fgmres -snes_fd_color -ksp_type fgmres -pc_type ilu
 run ex19_view_info           grep_run "BRC: B1 32, block width" ex19_brc -mat_view ::ascii_info -snes_max_it 1

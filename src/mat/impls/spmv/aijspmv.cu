@@ -274,21 +274,25 @@ PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptionsObject)
+PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptionsObjectParent)
 {
   Mat_SeqAIJSpMV *c   = Ctx(A);
   PetscBool       ref = (PetscBool)!c->gpu, set;
+  char            title[256];
 
   PetscFunctionBegin;
-  if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObject));
-  PetscOptionsHeadBegin(PetscOptionsObject, "Options for the petsc-spmv matrix types");
+  if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObjectParent));
+  /* a block of our own, as SeqAIJ does: -help prints a (prefix, title) block once, and "Matrix (Mat)
+     options" was already printed when the SeqAIJ parent was created */
+  PetscCall(PetscSNPrintf(title, sizeof(title), "Options for %s matrices (%s)", c->info->seqname, c->info->title));
+  PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
   PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference instead of the GPU kernels (debugging, testing)", "MatSetType", ref, &ref, &set));
-  PetscOptionsHeadEnd();
   if (set) {
     PetscCheck(ref || HaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
     c->gpu = (PetscBool)!ref;
   }
   PetscCall(c->fmt->SetFromOptions(PetscOptionsObject));
+  PetscOptionsEnd();
   c->built = PETSC_FALSE; /* options may change the layout */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
