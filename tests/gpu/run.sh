@@ -9,7 +9,7 @@ if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
 E=/opt/devb/extra; BIN=$E/build/bin; LIB=$E/build/lib/libpetscspmv.so; M=$E/matrices
 export LD_LIBRARY_PATH=$E/build/lib:$LD_LIBRARY_PATH MATRICES=$M BUILD=$E/build
 pass=0; fail=0
-step() { local name=$1; shift; echo "== $name: $*"; if "$@" > "$OUT/$name.log" 2>&1; then pass=$((pass+1)); echo "ok   $name"; tail -3 "$OUT/$name.log"; else fail=$((fail+1)); echo "FAIL $name"; tail -25 "$OUT/$name.log"; fi; }
+step() { local name=$1; shift; echo "== $name [$(date +%T)]: $*"; if "$@" > "$OUT/$name.log" 2>&1; then pass=$((pass+1)); echo "ok   $name"; tail -3 "$OUT/$name.log"; else fail=$((fail+1)); echo "FAIL $name"; tail -25 "$OUT/$name.log"; fi; }
 what=${*:-all}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/device.txt"
 echo "commit $(cat .dev/commit 2>/dev/null) date $(date -u +%FT%TZ)" | tee -a "$OUT/device.txt"
@@ -42,7 +42,7 @@ case " $what " in *" ex19 "*|*" all "*)
   done
 esac
 case " $what " in *" bench "*|*" all "*)
-  step bench bash bench/run_gpu_bench.sh
+  step bench env OUT="${RESULTS:-$OUT}" COMMIT="$(cat .dev/commit 2>/dev/null)" bash bench/run_gpu_bench.sh
   cat "$OUT/bench.log"
 esac
 echo "$pass passed, $fail failed"
