@@ -246,7 +246,9 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
     r->refresh       = ev1[1] - ev0[1];
     r->refreshupload = ev1[2] - ev0[2];
     PetscCall(RelError(yb, y0, 1.000001, &r->err2));
-    r->ok = (PetscBool)(r->err2 < tol);
+    /* a wrong product after the refresh fails our types; for a baseline it is reported (a PETSc finding)
+       and its timing, taken before, stays */
+    r->ok = (PetscBool)(r->err2 < tol || !r->plugin);
   }
   r->ran = PETSC_TRUE;
   PetscCall(VecDestroy(&xb));
@@ -411,6 +413,7 @@ int main(int argc, char **argv)
         nfail++;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s on %s: relative error %.3e, after the refresh %.3e (-1: not run), tolerance %.3e\n", r->type, r->matrix, r->err, r->err2, (double)tol));
       }
+      else if (r->err2 >= tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "NOTE: baseline %s on %s: product right (%.1e) but wrong after MatScale (%.1e); timing kept\n", r->type, r->matrix, r->err, r->err2));
       if (IsCusparse(types[t]) && r->ok) cusp = r;
       nres++;
     }

@@ -247,8 +247,13 @@ public:
       PetscCall(DeviceAlloc((char **)&tmp, tmpbytes = need, nullptr));
     }
     PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, count, count, (int)(st.passes + 1), s));
-    PetscCallCUDA(cudaMemcpyAsync(&total, count + st.passes, sizeof(total), cudaMemcpyDeviceToHost, s));
-    PetscCallCUDA(cudaStreamSynchronize(s));
+    { /* pass p starts at count[p]: the slot total, and the split rows = the size of pass 2 */
+      int64_t pstart[3];
+      for (int p = 0; p < 3; p++) PetscCallCUDA(cudaMemcpyAsync(&pstart[p], count + std::min<PetscInt>(p, st.passes), sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(&total, count + st.passes, sizeof(total), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      st.nsplit = (PetscInt)(pstart[2] - pstart[1]);
+    }
     st.nslots  = total;
     st.nblocks = (total + kB1 - 1) / kB1;
     PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
@@ -330,7 +335,9 @@ public:
 
     PetscFunctionBegin;
     PetscCall(BRCBuildHostLayout(opt, A, kB1, &ref, &rst));
-    PetscCheck(rst.B2 == st.B2 && rst.nslots == st.nslots && rst.nblocks == st.nblocks && rst.padded == st.padded && rst.nsplit == st.nsplit, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device layout shape differs from the host reference: B2 %" PetscInt_FMT "/%" PetscInt_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " padded %" PetscInt64_FMT "/%" PetscInt64_FMT, st.B2, rst.B2, st.nslots, rst.nslots, st.padded, rst.padded);
+    PetscCheck(rst.B2 == st.B2 && rst.nslots == st.nslots && rst.nblocks == st.nblocks && rst.padded == st.padded && rst.nsplit == st.nsplit && rst.nonempty == st.nonempty, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "BRC device layout shape differs from the host reference (device/host): B2 %" PetscInt_FMT "/%" PetscInt_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " blocks %" PetscInt64_FMT "/%" PetscInt64_FMT " padded %" PetscInt64_FMT "/%" PetscInt64_FMT " split rows %" PetscInt_FMT "/%" PetscInt_FMT " nonempty %" PetscInt_FMT "/%" PetscInt_FMT,
+               st.B2, rst.B2, st.nslots, rst.nslots, st.nblocks, rst.nblocks, st.padded, rst.padded, st.nsplit, rst.nsplit, st.nonempty, rst.nonempty);
     std::vector<int>         width(st.nblocks), col(st.padded), slot(st.nblocks * kB1);
     std::vector<int64_t>     offset(st.nblocks + 1);
     std::vector<PetscScalar> data(st.padded);
