@@ -157,7 +157,7 @@ PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
 } // namespace
 
 class BRC final : public SpMVFormat {
-  BRCOptions      opt;
+  BRCOptions      opt = BRCPluginDefaults();
   BRCStats        st;
   BRCHostLayout   host;
   BRCDeviceLayout dev;
@@ -168,10 +168,11 @@ public:
   PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
   {
     PetscFunctionBegin;
-    PetscCall(PetscOptionsInt("-mat_brc_width", "Block width B2 (nonzeros per row piece); 0 = round(C*(mean+std)) capped by -mat_brc_width_max", "MatCreateSeqAIJBRC", opt.width, &opt.width, NULL));
-    PetscCall(PetscOptionsInt("-mat_brc_width_max", "Cap on the automatic block width (the paper's B2max)", "MatCreateSeqAIJBRC", opt.width_max, &opt.width_max, NULL));
-    PetscCall(PetscOptionsReal("-mat_brc_width_c", "Factor C in B2 = C*round(mean+std)", "MatCreateSeqAIJBRC", opt.width_c, &opt.width_c, NULL));
-    PetscCall(PetscOptionsInt("-mat_brc_coarsen", "Blocks per warp (thread coarsening, the paper's rep); 0 = automatic", "MatCreateSeqAIJBRC", opt.coarsen, &opt.coarsen, NULL));
+    PetscCall(PetscOptionsInt("-mat_brc_width", "Block width B2 (nonzeros per row piece); 0 = automatic", "MatSetType", opt.width, &opt.width, NULL));
+    PetscCall(PetscOptionsInt("-mat_brc_width_max", "Cap on the automatic block width: longer rows are split (the paper's B2max)", "MatSetType", opt.width_max, &opt.width_max, NULL));
+    PetscCall(PetscOptionsBool("-mat_brc_paper_width", "Automatic width by the paper's Eq. (3), C*round(mean+std), instead of the cap alone", "MatSetType", opt.paper_width, &opt.paper_width, NULL));
+    PetscCall(PetscOptionsReal("-mat_brc_width_c", "Factor C in the paper's B2 = C*round(mean+std)", "MatSetType", opt.width_c, &opt.width_c, NULL));
+    PetscCall(PetscOptionsInt("-mat_brc_coarsen", "Blocks per warp (thread coarsening, the paper's rep); 0 = automatic (up to 8 when std > mean)", "MatSetType", opt.coarsen, &opt.coarsen, NULL));
     PetscCheck(opt.width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width %" PetscInt_FMT " must be >= 0 (0 = automatic)", opt.width);
     PetscCheck(opt.width_max >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_max %" PetscInt_FMT " must be >= 1", opt.width_max);
     PetscCheck(opt.width_c > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_c %g must be > 0", (double)opt.width_c);

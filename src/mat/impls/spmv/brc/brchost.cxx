@@ -6,8 +6,8 @@
 #include <cmath>
 
 /*
-  BRCComputeStats - row statistics and the block width B2 of Eq. (3), from exact integer sums so that the
-  host and the device choose the same parameters.  s[0] = nnz, s[1] = sum of squared row lengths,
+  BRCComputeStats - row statistics and the block width B2 (Eq. (3), or the cap alone), from exact integer
+  sums so that the host and the device choose the same parameters.  s[0] = nnz, s[1] = sum of squared row lengths,
   s[2] = longest row.
 */
 PetscErrorCode BRCComputeStats(const BRCOptions &o, PetscInt m, const int64_t *s, PetscInt nonempty, BRCStats *st)
@@ -27,10 +27,10 @@ PetscErrorCode BRCComputeStats(const BRCOptions &o, PetscInt m, const int64_t *s
   }
   PetscInt B2;
   if (o.width > 0) B2 = o.width;
-  else {
+  else if (o.paper_width) {
     B2 = (PetscInt)std::floor(o.width_c * std::floor(st->mu + st->sigma + 0.5) + 0.5);
     B2 = std::min(B2, o.width_max);
-  }
+  } else B2 = o.width_max; /* split only rows longer than the cap: short rows gain nothing from atomics */
   B2         = std::max<PetscInt>(1, std::min<PetscInt>(B2, std::max<PetscInt>(st->maxlen, 1)));
   st->B2     = B2;
   st->passes = st->maxlen ? (st->maxlen + B2 - 1) / B2 : 0;
