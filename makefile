@@ -20,7 +20,7 @@ ifneq ($(PETSC_DIR),)
 include $(PETSC_DIR)/lib/petsc/conf/variables
 
 LIB      := $(BUILD)/lib/libpetscspmv.so
-CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
+CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
 CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
 HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)
 OBJ      := $(CU_SRC:%.cu=$(BUILD)/obj/%.o) $(HOST_OBJ)
@@ -35,7 +35,7 @@ RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:
 HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
 EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
-TESTS     := $(BUILD)/bin/test_brc_host $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_gpu
+TESTS     := $(BUILD)/bin/test_brc_host $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu
 endif
 
 .PHONY: lib run test gpu bench clean distclean

@@ -30,11 +30,12 @@ its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, 
 # same_convergence NAME ARGS...: ex19 with aij and with brc print the same Newton and linear iteration counts
 same_convergence() {
   local name=$1; shift
-  local ex="$BIN/ex19 -dll_append $LIB -da_grid_x 24 -da_grid_y 24 -snes_monitor -ksp_converged_reason -snes_converged_reason $*"
+  local ex="${NP:+$MPIEXEC -n $NP} $BIN/ex19 -dll_append $LIB -da_grid_x 24 -da_grid_y 24 -snes_monitor -ksp_converged_reason -snes_converged_reason $*"
   $ex -dm_mat_type aij > "$LOG/$name.aij.log" 2>&1 && $ex -dm_mat_type brc > "$LOG/$name.brc.log" 2>&1 &&
     its "$LOG/$name.aij.log" > "$LOG/$name.aij.its" && its "$LOG/$name.brc.log" > "$LOG/$name.brc.its" &&
     [ -s "$LOG/$name.aij.its" ] && diff "$LOG/$name.aij.its" "$LOG/$name.brc.its"
 }
+on_ranks() { local NP=$1; shift; "$@"; }   # same_convergence under mpiexec -n NP
 ex19_brc() { "$BIN/ex19" -dll_append "$LIB" -dm_mat_type brc -da_grid_x 16 -da_grid_y 16 "$@"; }
 grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
 
@@ -61,11 +62,21 @@ run ex19_none_gmres          same_convergence ex19_none_gmres -pc_type none -ksp
 run ex19_fd_color_fgmres     same_convergence ex19_fd_color_fgmres -snes_fd_color -ksp_type fgmres -pc_type ilu
 run ex19_view_info           grep_run "BRC: B1 32, block width" ex19_brc -mat_view ::ascii_info -snes_max_it 1
 run ex19_help_text           grep_run "mat_brc_width_max" ex19_brc -help -snes_max_it 1
-# 5. bad input: clear PETSc errors
+# 5. the MPI twin mpiaijbrc: 1-4 ranks, blocks of the plugin type, MatSetValues from any rank, a rank
+#    with no rows, hash-path creation; KSP with block Jacobi / ASM (ILU inside); ex19 on several ranks
+for np in 1 2 3 4; do run mpi_ops_n$np $MPIEXEC -n $np "$BIN/test_mpi"; done
+for np in 2 3; do
+  run mpi_ksp_cage10_n$np    $MPIEXEC -n $np "$BIN/test_ksp" -matrix "$MATRICES/cage10.mtx" -pc_types none,jacobi,bjacobi,asm
+  run mpi_ksp_stencil_n$np   $MPIEXEC -n $np "$BIN/test_ksp" -matrix "stencil27:n=12" -pc_types jacobi,bjacobi
+  run mpi_ex19_n$np          on_ranks $np same_convergence mpi_ex19_n$np
+done
+run mpi_ksp_empty_rank       $MPIEXEC -n 3 "$BIN/test_ksp" -matrix "banded:m=2,bw=1" -pc_types jacobi -ksp_types gmres
+run mpi_ex19_view            grep_run "mpiaijbrc: diagonal and off-diagonal blocks are seqaijbrc" $MPIEXEC -n 2 "$BIN/ex19" -dll_append "$LIB" -dm_mat_type brc -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
+# 6. bad input: clear PETSc errors
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
-# 6. examples: a solve from a Matrix Market file, and the benchmark's CPU smoke run (correctness only)
+# 7. examples: a solve from a Matrix Market file, and the benchmark's CPU smoke run (correctness only)
 run solve_mtx                grep_run "seqaijbrc: " "$BIN/spmv_solve" -f "$MATRICES/nasa4704.mtx" -mat_type brc -ksp_type cg -pc_type jacobi -ksp_max_it 5000
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 

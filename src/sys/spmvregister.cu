@@ -9,10 +9,10 @@ const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row
 
 struct Entry {
   const SpMVFormatInfo *info;
-  PetscErrorCode (*create)(Mat);
+  PetscErrorCode (*createseq)(Mat), (*creatempi)(Mat);
 };
 const Entry Formats[] = {
-  {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>},
+  {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 
@@ -47,7 +47,7 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(PetscLogEventRegister("MatSpMVCopyToGPU", MAT_CLASSID, &MAT_SpMV_CopyToGPU));
   PetscCall(PetscLogEventRegister("MatSpMVBuild", MAT_CLASSID, &MAT_SpMV_Build));
   PetscCall(PetscLogEventRegister("MatSpMVRefresh", MAT_CLASSID, &MAT_SpMV_Refresh));
-  for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.create));
+  for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

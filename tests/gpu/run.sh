@@ -43,6 +43,27 @@ case " $what " in *" ex19 "*|*" all "*)
     its "$OUT/ex19_brc$tag.log"; grep -E "^MatMult |^MatSpMV" "$OUT/ex19_brc$tag.log"
   done
 esac
+case " $what " in *" mpi "*)
+  # two ranks, one GPU each (Debian MPICH is not CUDA-aware: -use_gpu_aware_mpi 0 comes from env.sh)
+  G=tests/gpu/one_gpu_per_rank.sh
+  its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
+  step mpi_ops      mpiexec -n 2 $G "$BIN/test_mpi"
+  step mpi_ksp      mpiexec -n 2 $G "$BIN/test_ksp" -matrix "$M/cage11.mtx" -pc_types none,jacobi,bjacobi,asm
+  step mpi_ksp_st   mpiexec -n 2 $G "$BIN/test_ksp" -matrix "stencil27:n=40" -pc_types jacobi,bjacobi
+  for t in aijcusparse brc; do
+    mpiexec -n 2 $G "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type $t -da_grid_x 128 -da_grid_y 128 -snes_monitor -ksp_converged_reason -log_view > "$OUT/mpi_ex19_$t.log" 2>&1
+  done
+  step mpi_ex19_same diff <(its "$OUT/mpi_ex19_aijcusparse.log") <(its "$OUT/mpi_ex19_brc.log")
+  its "$OUT/mpi_ex19_brc.log"
+  # strong scaling: a fixed number of GMRES iterations on a large grid, MatMult time from -log_view
+  echo "strong scaling: ex19 -da_grid 1024x1024 (4.2M unknowns), 1 Newton step, 300 GMRES+Jacobi iterations"
+  for t in aijcusparse brc; do for np in 1 2; do
+    mpiexec -n $np $G "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type $t -da_grid_x 1024 -da_grid_y 1024 \
+      -snes_max_it 1 -ksp_type gmres -pc_type jacobi -ksp_max_it 300 -ksp_norm_type unpreconditioned -log_view -log_view_gpu_time > "$OUT/scale_${t}_$np.log" 2>&1
+    printf '%-12s %d GPU(s): ' $t $np; grep -E "^MatMult " "$OUT/scale_${t}_$np.log" | awk '{printf "MatMult count %s  time %s s (max over ranks)  ", $2, $4}'
+    grep -E "^KSPSolve " "$OUT/scale_${t}_$np.log" | awk '{printf "KSPSolve %s s\n", $4}'
+  done; done | tee "$OUT/scaling.txt"
+esac
 case " $what " in *" bench "*|*" all "*)
   step bench env OUT="${RESULTS:-$OUT}" COMMIT="$(cat .dev/commit 2>/dev/null)" bash bench/run_gpu_bench.sh
   cat "$OUT/bench.log"

@@ -51,7 +51,9 @@ std::vector<const SpMVFormatInfo *> &Registry()
   return r;
 }
 
-const SpMVFormatInfo *FindFormat(const char *name)
+} // namespace
+
+const SpMVFormatInfo *SpMVFindFormat(const char *name)
 {
   for (auto *f : Registry()) {
     PetscBool a, b;
@@ -62,7 +64,7 @@ const SpMVFormatInfo *FindFormat(const char *name)
 }
 
 /* Is there a device this process can use? (no driver, no device: the host reference runs) */
-PetscBool HaveGPU(void)
+PetscBool SpMVHaveGPU(void)
 {
   static int have = -1;
   if (have < 0) {
@@ -75,6 +77,8 @@ PetscBool HaveGPU(void)
   }
   return have ? PETSC_TRUE : PETSC_FALSE;
 }
+
+namespace {
 
 PetscErrorCode FreeDeviceCsr(Mat_SeqAIJSpMV *c)
 {
@@ -288,7 +292,7 @@ PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptions
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
   PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference instead of the GPU kernels (debugging, testing)", "MatSetType", ref, &ref, &set));
   if (set) {
-    PetscCheck(ref || HaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
+    PetscCheck(ref || SpMVHaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
     c->gpu = (PetscBool)!ref;
   }
   PetscCall(c->fmt->SetFromOptions(PetscOptionsObject));
@@ -326,10 +330,11 @@ PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on);
+
+} // namespace
 
 /* Put the parent's operations back and forget the format: A becomes a plain SeqAIJ */
-PetscErrorCode Detach(Mat A)
+PetscErrorCode MatSpMVSeqDetach(Mat A)
 {
   Mat_SeqAIJSpMV *c = Ctx(A);
 
@@ -341,7 +346,7 @@ PetscErrorCode Detach(Mat A)
   A->ops->view           = c->view;
   A->ops->setfromoptions = c->setfromoptions;
   A->ops->bindtocpu      = c->bindtocpu;
-  PetscCall(ComposeConverters(A, c->info, PETSC_FALSE));
+  PetscCall(SpMVComposeConverters(A, c->info, PETSC_FALSE));
   PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
   delete c->fmt;
   PetscCall(FreeDeviceCsr(c));
@@ -354,10 +359,11 @@ PetscErrorCode Detach(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+namespace {
 PetscErrorCode MatDestroy_SeqAIJSpMV(Mat A)
 {
   PetscFunctionBegin;
-  PetscCall(Detach(A));
+  PetscCall(MatSpMVSeqDetach(A));
   PetscCall((*A->ops->destroy)(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -369,19 +375,22 @@ PetscErrorCode MatConvert_SeqAIJSpMV_SeqAIJ(Mat A, MatType type, MatReuse reuse,
   if (reuse == MAT_REUSE_MATRIX) PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
   else {
     if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-    PetscCall(Detach(*B));
+    PetscCall(MatSpMVSeqDetach(*B));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f)
+} // namespace
+
+/* Make the SeqAIJ matrix B a seqaij<fmt> in place (B may be unassembled) */
+PetscErrorCode MatSpMVSeqAttach(Mat B, const SpMVFormatInfo *f)
 {
   Mat_SeqAIJSpMV *c = new Mat_SeqAIJSpMV();
 
   PetscFunctionBegin;
   c->info = f;
   c->fmt  = f->create();
-  c->gpu  = HaveGPU();
+  c->gpu  = SpMVHaveGPU();
   if (c->gpu) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   c->mult              = B->ops->mult;
   c->multadd           = B->ops->multadd;
@@ -402,14 +411,25 @@ PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f)
   B->boundtocpu          = PETSC_FALSE;       /* MatCreate() starts every matrix bound; device types unbind */
   PetscCall(PetscFree(B->defaultvectype));
   PetscCall(PetscStrallocpy(c->gpu ? VECCUDA : VECSTANDARD, &B->defaultvectype));
-  PetscCall(ComposeConverters(B, f, PETSC_TRUE));
+  PetscCall(SpMVComposeConverters(B, f, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, f->seqname));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The block of an MPI matrix takes the options and the execution side of its parent */
+PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool gpu)
+{
+  PetscFunctionBegin;
+  if (opts) PetscCall(Ctx(B)->fmt->CopyOptions(*opts));
+  Ctx(B)->gpu   = gpu;
+  Ctx(B)->built = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+namespace {
 PetscErrorCode MatConvert_SeqAIJ_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  const SpMVFormatInfo *f = FindFormat(type);
+  const SpMVFormatInfo *f = SpMVFindFormat(type);
 
   PetscFunctionBegin;
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown petsc-spmv matrix type %s", type);
@@ -418,13 +438,15 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(Attach(*B, f));
+  PetscCall(MatSpMVSeqAttach(*B, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+} // namespace
+
 /* MatConvert() finds converters by name: MatConvert_seqaij_<root>_C / _seqaij<fmt>_C on the target,
    MatConvert_seqaij<fmt>_seqaij_C on the source */
-PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
+PetscErrorCode SpMVComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
 {
   char name[256];
 
@@ -437,22 +459,22 @@ PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_SeqAIJ_SeqAIJSpMV : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-} // namespace
 
 /* The constructor behind MatSetType(A, "seqaij<fmt>") for every format */
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
   PetscCall(MatCreate_SeqAIJ(A));
-  PetscCall(Attach(A, f));
+  PetscCall(MatSpMVSeqAttach(A, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*create)(Mat))
+PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*createseq)(Mat), PetscErrorCode (*creatempi)(Mat))
 {
   PetscFunctionBegin;
-  if (!FindFormat(f->root)) Registry().push_back(f);
-  PetscCall(MatRegister(f->seqname, create));
+  if (!SpMVFindFormat(f->root)) Registry().push_back(f);
+  PetscCall(MatRegister(f->seqname, createseq));
+  PetscCall(MatRegister(f->mpiname, creatempi));
   PetscCall(MatRegisterRootName(f->root, f->seqname, f->mpiname));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -480,7 +502,7 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCheck(A->spptr && FindFormat(((PetscObject)A)->type_name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
+  PetscCheck(A->spptr && SpMVFindFormat(((PetscObject)A)->type_name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
   c = Ctx(A);
   PetscCheck(c->gpu, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
   PetscCall(Sync(A, PETSC_FALSE));

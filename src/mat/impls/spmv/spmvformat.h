@@ -66,14 +66,20 @@ struct SpMVFormatInfo {
   SpMVFormat *(*create)(void);
 };
 
-/* One generic sequential constructor, specialized per format so MatRegister gets a plain function. */
+/* One generic constructor per side (seq, mpi), specialized per format so MatRegister gets plain functions. */
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat, const SpMVFormatInfo *);
 template <const SpMVFormatInfo *I>
 PetscErrorCode MatCreate_SeqAIJSpMV_T(Mat A)
 {
   return MatCreate_SeqAIJSpMV(A, I);
 }
-PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *, PetscErrorCode (*)(Mat));
+PetscErrorCode MatCreate_MPIAIJSpMV(Mat, const SpMVFormatInfo *);
+template <const SpMVFormatInfo *I>
+PetscErrorCode MatCreate_MPIAIJSpMV_T(Mat A)
+{
+  return MatCreate_MPIAIJSpMV(A, I);
+}
+PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 
 /* shared helpers for format code */
 #define SpMVCheckLaunch() PetscCallCUDA(cudaGetLastError())

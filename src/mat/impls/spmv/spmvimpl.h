@@ -5,3 +5,11 @@
 #include "spmvformat.h"
 
 PETSC_INTERN PetscLogEvent MAT_SpMV_CopyToGPU, MAT_SpMV_Build, MAT_SpMV_Refresh;
+
+/* the sequential type, for its MPI twin (aijspmv.cu) */
+const SpMVFormatInfo *SpMVFindFormat(const char *);
+PetscBool             SpMVHaveGPU(void);
+PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *);
+PetscErrorCode        MatSpMVSeqDetach(Mat);
+PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
+PetscErrorCode        SpMVComposeConverters(Mat, const SpMVFormatInfo *, PetscBool);
