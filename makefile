@@ -35,7 +35,8 @@ RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:
 HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
 EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
-TESTS     := $(BUILD)/bin/test_brc_host $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu
+HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
+TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu
 endif
 
 .PHONY: lib run test gpu bench clean distclean
@@ -58,8 +59,8 @@ $(BUILD)/bin/ex19: $(PETSC_DIR)/src/snes/tutorials/ex19.c
 $(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< -Wl,-rpath,$(abspath $(BUILD)/lib) -L$(BUILD)/lib -lpetscspmv $(PETSC_LIB)
-# host unit tests link the format objects directly (their C++ symbols are hidden in the library)
-$(BUILD)/bin/test_brc_host: tests/test_brc_host.cxx $(HOST_OBJ)
+# host unit tests (tests/test_<fmt>_host.cxx) link the format objects directly (hidden in the library)
+$(BUILD)/bin/test_%_host: tests/test_%_host.cxx $(HOST_OBJ)
 	@mkdir -p $(@D)
 	$(CXX) -o $@ $(CXXFLAGS_) $^ $(PETSC_LIB)
 $(BUILD)/bin/test_%: tests/test_%.c examples/spmvexamples.h $(LIB)

@@ -1,7 +1,8 @@
 static char help[] = "Matrix operations on the petsc-spmv types against AIJ: products, refresh, duplicate, copy, convert,\n"
                      "MatSetValues after assembly, pattern changes, MatBindToCPU, host and default vectors, NaN, bad options.\n"
                      "  -type <brc>   the plugin type to test\n"
-                     "  -seed <n>     random seed (default: from the clock)\n\n";
+                     "  -seed <n>     random seed (default: from the clock)\n"
+                     "  -opt_good mat_<fmt>_knob=value -opt_bad mat_<fmt>_knob=value   (no leading dash) an option that works, one refused\n\n";
 
 #include <petscspmv.h>
 #include "spmvexamples.h"
@@ -221,28 +222,44 @@ static PetscErrorCode TestNaN(const char *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Options are read by MatSetFromOptions; bad values are PETSc errors */
+/* Options are read by MatSetFromOptions; bad values are PETSc errors. -opt_good name=value must change
+   the layout and keep the product right, -opt_bad name=value must be refused with PETSC_ERR_ARG_OUTOFRANGE */
 static PetscErrorCode TestOptions(const char *type)
 {
   Mat            A, B;
   PetscErrorCode ierr;
-  char           opt[64];
+  char           good[128] = "-", bad[128] = "-", *eq; /* given without the dash: PETSc reads "-x" as an option */
+  PetscBool      hasgood, hasbad;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-opt_good", good + 1, sizeof(good) - 1, &hasgood));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-opt_bad", bad + 1, sizeof(bad) - 1, &hasbad));
+  if (!hasgood && !hasbad) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "--  options: no -opt_good/-opt_bad given, skipped\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "denserows:m=400,k=4,len=300,dense=3,seed=2", &A));
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_%s_width", type));
-  PetscCall(PetscOptionsSetValue(NULL, opt, "3"));
   PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
-  PetscCall(MatSetFromOptions(B));
-  PetscCall(CheckMult(A, B, "-mat_<fmt>_width 3"));
-  PetscCall(PetscOptionsClearValue(NULL, opt));
-  PetscCall(PetscSNPrintf(opt, sizeof(opt), "-mat_%s_width_max", type));
-  PetscCall(PetscOptionsSetValue(NULL, opt, "0"));
-  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-  ierr = MatSetFromOptions(B);
-  PetscCall(PetscPopErrorHandler());
-  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s 0 gave error %d, expected PETSC_ERR_ARG_OUTOFRANGE", opt, (int)ierr);
-  PetscCall(PetscOptionsClearValue(NULL, opt));
+  if (hasgood) {
+    PetscCall(PetscStrchr(good, '=', &eq));
+    PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-opt_good takes name=value");
+    *eq = 0;
+    PetscCall(PetscOptionsSetValue(NULL, good, eq + 1));
+    PetscCall(MatSetFromOptions(B));
+    PetscCall(CheckMult(A, B, good));
+    PetscCall(PetscOptionsClearValue(NULL, good));
+  }
+  if (hasbad) {
+    PetscCall(PetscStrchr(bad, '=', &eq));
+    PetscCheck(eq, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-opt_bad takes name=value");
+    *eq = 0;
+    PetscCall(PetscOptionsSetValue(NULL, bad, eq + 1));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatSetFromOptions(B);
+    PetscCall(PetscPopErrorHandler());
+    PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s %s gave error %d, expected PETSC_ERR_ARG_OUTOFRANGE", bad, eq + 1, (int)ierr);
+    PetscCall(PetscOptionsClearValue(NULL, bad));
+  }
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&A));
   nchecks++;

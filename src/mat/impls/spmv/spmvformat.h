@@ -14,6 +14,12 @@
 
    The host side is the format's reference: the tests use it as the oracle and the plugin runs it
    when no GPU is present, so CI exercises every layout through real PETSc solves.
+
+   Lifetimes: the device CSR given to BuildDevice (32-bit row offsets and columns, values) belongs to the
+   generic type and stays valid until the next BuildDevice or ReleaseDevice; a values refresh rewrites
+   its values in place before RefreshDevice is called. A format may therefore keep pointers to it (a
+   format that runs on the CSR itself needs no copy). The same holds for the host CSR and BuildHost.
+   Build* may allocate and synchronize; Mult* may do neither (scratch space is allocated at build).
 */
 #pragma once
 #include <petscmat.h>
