@@ -18,18 +18,23 @@ SMALL="random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;rando
 REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/nh2010.mtx:2;$M/cti.mtx:4;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/cage10.mtx"
 BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16"
 
+TYPES=${TYPES:-brc}
 case " $what " in *" check "*|*" all "*)
-  step gpu_small   "$BIN/test_gpu" -matrices "$SMALL"
-  step gpu_real    "$BIN/test_gpu" -matrices "$REAL"
-  step gpu_big     "$BIN/test_gpu" -matrices "$BIG"
-  step gpu_matops  "$BIN/test_matops"
-  step gpu_ksp     "$BIN/test_ksp" -matrix "$M/cage11.mtx"
-  step gpu_ksp_st  "$BIN/test_ksp" -matrix "stencil27:n=30"
+  for T in $TYPES; do
+    step ${T}_gpu_small   "$BIN/test_gpu" -type $T -matrices "$SMALL"
+    step ${T}_gpu_real    "$BIN/test_gpu" -type $T -matrices "$REAL"
+    step ${T}_gpu_big     "$BIN/test_gpu" -type $T -matrices "$BIG"
+    step ${T}_gpu_matops  "$BIN/test_matops" -type $T
+    step ${T}_gpu_ksp     "$BIN/test_ksp" -type $T -matrix "$M/cage11.mtx"
+    step ${T}_gpu_ksp_st  "$BIN/test_ksp" -type $T -matrix "stencil27:n=30"
+  done
 esac
 case " $what " in *" sanitize "*|*" all "*)
-  step memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;$M/nh2010.mtx"
-  step racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
-  step synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  for T in $TYPES; do
+    step ${T}_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;$M/nh2010.mtx"
+    step ${T}_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+    step ${T}_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  done
 esac
 case " $what " in *" ex19 "*|*" all "*)
   ex19() { "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -snes_monitor_short -ksp_converged_reason "$@"; }
@@ -38,9 +43,11 @@ case " $what " in *" ex19 "*|*" all "*)
   for args in "-da_grid_x 128 -da_grid_y 128" "-da_grid_x 96 -da_grid_y 96 -pc_type jacobi" "-da_grid_x 64 -da_grid_y 64 -pc_type none -ksp_type fgmres -snes_rtol 1e-5"; do
     tag=$(echo "$args" | tr -c 'a-z0-9' '_' | tr -s _)
     ex19 -dm_mat_type aijcusparse $args > "$OUT/ex19_cusparse$tag.log" 2>&1
-    ex19 -dm_mat_type brc $args -log_view > "$OUT/ex19_brc$tag.log" 2>&1
-    step "ex19_same$tag" diff <(its "$OUT/ex19_cusparse$tag.log") <(its "$OUT/ex19_brc$tag.log")
-    its "$OUT/ex19_brc$tag.log"; grep -E "^MatMult |^MatSpMV" "$OUT/ex19_brc$tag.log"
+    for T in $TYPES; do
+      ex19 -dm_mat_type $T $args -log_view > "$OUT/ex19_$T$tag.log" 2>&1
+      step "${T}_ex19_same$tag" diff <(its "$OUT/ex19_cusparse$tag.log") <(its "$OUT/ex19_$T$tag.log")
+      grep -E "^MatMult |^MatSpMV" "$OUT/ex19_$T$tag.log"
+    done
   done
 esac
 case " $what " in *" mpi "*)
