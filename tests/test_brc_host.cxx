@@ -239,6 +239,15 @@ static std::vector<TestOptions> MakeTestOptions()
   o         = BRCOptions();
   o.width_c = 0.5;
   t.push_back({"auto, width_c 0.5", o});
+  for (PetscInt w : {1, 7, 64}) { /* sort windows, with the plugin's and the paper's widths */
+    o        = BRCPluginDefaults();
+    o.window = w;
+    t.push_back({"plugin defaults, sort window " + std::to_string(w), o});
+    o        = BRCOptions();
+    o.width  = 2;
+    o.window = w;
+    t.push_back({"width 2, sort window " + std::to_string(w), o});
+  }
   return t;
 }
 
@@ -294,6 +303,7 @@ static bool B2IsExpected(const BRCOptions &o, PetscInt m, int64_t nnz, int64_t s
 {
   const PetscInt cap = std::max<PetscInt>(maxlen, 1);
   if (o.width > 0) return B2 == std::min(o.width, cap) || (o.width > cap && B2 == o.width);
+  if (!o.paper_width) return B2 == std::max<PetscInt>(1, std::min(o.width_max, cap)); /* the plugin's rule: the cap */
   long double mu = 0, sigma = 0;
   if (m > 0) {
     mu    = (long double)nnz / m;
@@ -353,15 +363,20 @@ static bool CheckLayout(const Csr &A, const BRCOptions &o, PetscInt B1, const BR
   struct Slot {
     PetscInt row, start, take;
   };
-  std::vector<PetscInt> order(m);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](PetscInt p, PetscInt q) { return A.Len(p) > A.Len(q); });
+  /* with a sort window W, the same within each W consecutive rows, windows one after the other */
   std::vector<Slot> slots;
   PetscInt          nsplit = 0, passes = 0;
+  const PetscInt    W = o.window > 0 ? o.window : std::max<PetscInt>(m, 1);
   for (PetscInt r = 0; r < m; r++) nsplit += A.Len(r) > B2;
-  for (PetscInt p = 0; (int64_t)p * B2 < maxlen; p++, passes++)
-    for (PetscInt r : order)
-      if (A.Len(r) > p * B2) slots.push_back({r, A.i[r] + p * B2, std::min(B2, A.Len(r) - p * B2)});
+  for (PetscInt p = 0; (int64_t)p * B2 < maxlen; p++) passes++;
+  for (PetscInt w0 = 0; w0 < m; w0 += W) {
+    std::vector<PetscInt> order(std::min(m, w0 + W) - w0);
+    std::iota(order.begin(), order.end(), w0);
+    std::stable_sort(order.begin(), order.end(), [&](PetscInt p, PetscInt q) { return A.Len(p) > A.Len(q); });
+    for (PetscInt p = 0; (int64_t)p * B2 < maxlen; p++)
+      for (PetscInt r : order)
+        if (A.Len(r) > p * B2) slots.push_back({r, A.i[r] + p * B2, std::min(B2, A.Len(r) - p * B2)});
+  }
   const int64_t nslots = (int64_t)slots.size(), nblocks = (nslots + B1 - 1) / B1;
   Check(st.passes == passes && st.nsplit == nsplit && st.nslots == nslots && st.nblocks == nblocks,
         "stats passes/nsplit/nslots/nblocks = %" PetscInt_FMT "/%" PetscInt_FMT "/%lld/%lld, expected %" PetscInt_FMT "/%" PetscInt_FMT "/%lld/%lld", st.passes, st.nsplit,

@@ -40,26 +40,69 @@ __global__ void RowStats(PetscInt m, const int *__restrict__ rp, int *__restrict
   }
 }
 
-/* count[p] = number of sorted rows (descending lengths) longer than p*B2: the size of pass p+1 */
-__global__ void PassCounts(PetscInt passes, PetscInt nonempty, const int *__restrict__ slen, PetscInt B2, int64_t *__restrict__ count)
+/* Sort keys for windows of W rows: window id above, (maxlen - length) below: ascending = by window, then
+   by descending length; the radix sort is stable, so equal lengths keep their order */
+__global__ void WindowKeys(PetscInt m, PetscInt W, int lbits, PetscInt maxlen, const int *__restrict__ len, unsigned long long *__restrict__ key)
 {
-  const PetscInt p = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x;
-  if (p > passes) return;
-  if (p == passes) {
-    count[p] = 0;
+  for (PetscInt r = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; r < m; r += (PetscInt)gridDim.x * blockDim.x) key[r] = ((unsigned long long)(r / W) << lbits) | (unsigned long long)(maxlen - len[r]);
+}
+
+__global__ void GatherLen(PetscInt m, const int *__restrict__ srows, const int *__restrict__ len, int *__restrict__ slen, PetscInt B2, unsigned long long *__restrict__ nsplit)
+{
+  unsigned long long k = 0;
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < m; i += (PetscInt)gridDim.x * blockDim.x) {
+    const int l = len[srows[i]];
+    slen[i]     = l;
+    k += l > B2;
+  }
+  for (int o = 16; o > 0; o >>= 1) k += __shfl_down_sync(kFull, k, o);
+  if ((threadIdx.x & 31) == 0 && k) atomicAdd(nsplit, k);
+}
+
+/* passes of window w = ceil(longest row / B2); the longest is the window's first sorted row */
+__global__ void WindowPasses(PetscInt nwin, PetscInt W, const int *__restrict__ slen, PetscInt B2, int64_t *__restrict__ wp)
+{
+  const PetscInt w = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x;
+  if (w < nwin) wp[w] = (slen[w * W] + B2 - 1) / B2;
+  else if (w == nwin) wp[w] = 0;
+}
+
+/* last index k in [0, n) with a[k] <= v, for a nondecreasing array a with a[0] <= v */
+__device__ __forceinline__ PetscInt LastLE(const int64_t *a, PetscInt n, int64_t v)
+{
+  PetscInt lo = 0, hi = n;
+  while (hi - lo > 1) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (a[mid] <= v) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* For every (window w, pass p), flattened as k = woff[w] + p: how many rows of window w are longer than
+   p*B2 (the size of that pass); count[K] = 0 so that the exclusive scan ends with the slot total */
+__global__ void PassCounts(PetscInt K, PetscInt m, PetscInt nwin, PetscInt W, const int64_t *__restrict__ woff, const int *__restrict__ slen, PetscInt B2, int64_t *__restrict__ count)
+{
+  const PetscInt k = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x;
+  if (k > K) return;
+  if (k == K) {
+    count[k] = 0;
     return;
   }
-  const int64_t t  = (int64_t)p * B2;
-  PetscInt      lo = 0, hi = nonempty; /* first index with slen <= t */
+  const PetscInt w  = LastLE(woff, nwin + 1, k);
+  const int64_t  t  = (int64_t)(k - woff[w]) * B2;
+  const PetscInt lo0 = w * W;
+  PetscInt       lo = lo0, hi = min(m, lo0 + W); /* first index with slen <= t */
   while (lo < hi) {
     const PetscInt mid = (lo + hi) / 2;
     if (slen[mid] > t) lo = mid + 1;
     else hi = mid;
   }
-  count[p] = lo;
+  count[k] = lo - lo0;
 }
 
-__global__ void Slots(int64_t nslots, int64_t total, PetscInt passes, const int64_t *__restrict__ pstart, const int *__restrict__ srows, const int *__restrict__ slen, const int *__restrict__ rp, PetscInt B2, int *__restrict__ slot_row, int *__restrict__ slot_start, int *__restrict__ slot_take)
+/* Slot s: its (window, pass) k = last with pstart[k] <= s, its rank i in that pass, hence its row */
+__global__ void Slots(int64_t nslots, int64_t total, PetscInt K, const int64_t *__restrict__ pstart, PetscInt nwin, PetscInt W, const int64_t *__restrict__ woff, const int *__restrict__ srows, const int *__restrict__ slen, const int *__restrict__ rp, PetscInt B2, int *__restrict__ slot_row, int *__restrict__ slot_start, int *__restrict__ slot_take)
 {
   for (int64_t s = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; s < total; s += (int64_t)gridDim.x * blockDim.x) {
     if (s >= nslots) {
@@ -68,17 +111,14 @@ __global__ void Slots(int64_t nslots, int64_t total, PetscInt passes, const int6
       slot_take[s]  = 0;
       continue;
     }
-    PetscInt lo = 0, hi = passes; /* last p with pstart[p] <= s */
-    while (hi - lo > 1) {
-      const PetscInt mid = (lo + hi) / 2;
-      if (pstart[mid] <= s) lo = mid;
-      else hi = mid;
-    }
-    const int64_t i = s - pstart[lo];
-    const int     r = srows[i], l = slen[i];
-    slot_row[s]     = EncodeRow(r, l > B2);
-    slot_start[s]   = rp[r] + (int)(lo * B2);
-    slot_take[s]    = (int)min((int64_t)l - lo * B2, (int64_t)B2);
+    const PetscInt k = LastLE(pstart, K, s);
+    const PetscInt w = LastLE(woff, nwin + 1, k);
+    const int64_t  p = k - woff[w];
+    const int64_t  i = w * W + (s - pstart[k]);
+    const int      r = srows[i], l = slen[i];
+    slot_row[s]      = EncodeRow(r, l > B2);
+    slot_start[s]    = rp[r] + (int)(p * B2);
+    slot_take[s]     = (int)min((int64_t)l - p * B2, (int64_t)B2);
   }
 }
 
@@ -154,6 +194,20 @@ PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
   if (bytes) *bytes += n * sizeof(T);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/* exclusive prefix sum in place, growing the shared temporary storage when CUB needs more */
+PetscErrorCode ScanInPlace(int64_t *a, int64_t n, void **tmp, std::size_t *tmpbytes, cudaStream_t s)
+{
+  std::size_t need = 0;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, a, a, (int)n, s));
+  if (need > *tmpbytes) {
+    PetscCallCUDA(cudaFree(*tmp));
+    PetscCall(DeviceAlloc((char **)tmp, *tmpbytes = need, nullptr));
+  }
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(*tmp, need, a, a, (int)n, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 } // namespace
 
 class BRC final : public SpMVFormat {
@@ -172,10 +226,12 @@ public:
     PetscCall(PetscOptionsInt("-mat_brc_width_max", "Cap on the automatic block width: longer rows are split (the paper's B2max)", "MatSetType", opt.width_max, &opt.width_max, NULL));
     PetscCall(PetscOptionsBool("-mat_brc_paper_width", "Automatic width by the paper's Eq. (3), C*round(mean+std), instead of the cap alone", "MatSetType", opt.paper_width, &opt.paper_width, NULL));
     PetscCall(PetscOptionsReal("-mat_brc_width_c", "Factor C in the paper's B2 = C*round(mean+std)", "MatSetType", opt.width_c, &opt.width_c, NULL));
+    PetscCall(PetscOptionsInt("-mat_brc_sort_window", "Rows per sort window: rows are sorted and queued within each window (keeps x locality); 0 = all rows, as the paper", "MatSetType", opt.window, &opt.window, NULL));
     PetscCall(PetscOptionsInt("-mat_brc_coarsen", "Blocks per warp (thread coarsening, the paper's rep); 0 = automatic (up to 8 when std > mean)", "MatSetType", opt.coarsen, &opt.coarsen, NULL));
     PetscCheck(opt.width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width %" PetscInt_FMT " must be >= 0 (0 = automatic)", opt.width);
     PetscCheck(opt.width_max >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_max %" PetscInt_FMT " must be >= 1", opt.width_max);
     PetscCheck(opt.width_c > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_c %g must be > 0", (double)opt.width_c);
+    PetscCheck(opt.window >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_sort_window %" PetscInt_FMT " must be >= 0 (0 = all rows)", opt.window);
     PetscCheck(opt.coarsen >= 0 && opt.coarsen <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_coarsen %" PetscInt_FMT " must be in [0, 1024] (0 = automatic)", opt.coarsen);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -211,8 +267,8 @@ public:
   {
     const PetscInt      m = A.m;
     int                *len = nullptr, *rows = nullptr, *slen = nullptr, *srows = nullptr;
-    unsigned long long *sums = nullptr, hs[4];
-    int64_t            *count = nullptr, *bsize = nullptr, total;
+    unsigned long long *sums = nullptr, hs[4], *key = nullptr, *skey = nullptr;
+    int64_t            *count = nullptr, *bsize = nullptr, *woff = nullptr, total;
     void               *tmp = nullptr;
     std::size_t         tmpbytes = 0, need = 0;
 
@@ -233,28 +289,39 @@ public:
     PetscCallCUDA(cudaStreamSynchronize(s));
     const int64_t isums[3] = {(int64_t)hs[0], (int64_t)hs[1], (int64_t)hs[2]};
     PetscCall(BRCComputeStats(opt, m, isums, (PetscInt)hs[3], &st));
-    const int endbit = std::max(1, 32 - __builtin_clz((unsigned)std::max<PetscInt>(st.maxlen, 1)));
-    PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, len, slen, rows, srows, (int)m, 0, endbit, s));
+    /* stable sort by descending length within windows of W rows (one window: the paper's global sort) */
+    const PetscInt W    = opt.window > 0 ? std::min<PetscInt>(opt.window, m) : m;
+    const PetscInt nwin = (m + W - 1) / W;
+    const int      lbits = std::max(1, 32 - __builtin_clz((unsigned)std::max<PetscInt>(st.maxlen, 1)));
+    const int      wbits = nwin > 1 ? 32 - __builtin_clz((unsigned)(nwin - 1)) : 0;
+    PetscCall(DeviceAlloc(&key, m, nullptr));
+    PetscCall(DeviceAlloc(&skey, m, nullptr));
+    WindowKeys<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, W, lbits, st.maxlen, len, key);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
     tmpbytes = need;
     PetscCall(DeviceAlloc((char **)&tmp, tmpbytes, nullptr));
-    PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(tmp, need, len, slen, rows, srows, (int)m, 0, endbit, s));
-    /* 2. pass sizes and their starts (pass p = prefix of the sorted rows longer than p*B2) */
-    PetscCall(DeviceAlloc(&count, st.passes + 1, nullptr));
-    PassCounts<<<GridFor(st.passes + 1), kThreads, 0, s>>>(st.passes, st.nonempty, slen, st.B2, count);
+    PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
+    PetscCallCUDA(cudaMemsetAsync(sums, 0, sizeof(*sums), s));
+    GatherLen<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, srows, len, slen, st.B2, sums);
     SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, count, count, (int)(st.passes + 1), s));
-    if (need > tmpbytes) {
-      PetscCallCUDA(cudaFree(tmp));
-      PetscCall(DeviceAlloc((char **)&tmp, tmpbytes = need, nullptr));
-    }
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, count, count, (int)(st.passes + 1), s));
-    { /* pass p starts at count[p]: the slot total, and the split rows = the size of pass 2 */
-      int64_t pstart[3];
-      for (int p = 0; p < 3; p++) PetscCallCUDA(cudaMemcpyAsync(&pstart[p], count + std::min<PetscInt>(p, st.passes), sizeof(int64_t), cudaMemcpyDeviceToHost, s));
-      PetscCallCUDA(cudaMemcpyAsync(&total, count + st.passes, sizeof(total), cudaMemcpyDeviceToHost, s));
-      PetscCallCUDA(cudaStreamSynchronize(s));
-      st.nsplit = (PetscInt)(pstart[2] - pstart[1]);
-    }
+    /* 2. passes per window, flattened (window, pass) pass sizes, their exclusive scan = the slot positions */
+    PetscCall(DeviceAlloc(&woff, nwin + 1, nullptr));
+    WindowPasses<<<GridFor(nwin + 1), kThreads, 0, s>>>(nwin, W, slen, st.B2, woff);
+    SpMVCheckLaunch();
+    PetscCall(ScanInPlace(woff, nwin + 1, &tmp, &tmpbytes, s));
+    int64_t K;
+    unsigned long long nsplit;
+    PetscCallCUDA(cudaMemcpyAsync(&K, woff + nwin, sizeof(K), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaMemcpyAsync(&nsplit, sums, sizeof(nsplit), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    st.nsplit = (PetscInt)nsplit;
+    PetscCall(DeviceAlloc(&count, K + 1, nullptr));
+    PassCounts<<<GridFor(K + 1), kThreads, 0, s>>>((PetscInt)K, m, nwin, W, woff, slen, st.B2, count);
+    SpMVCheckLaunch();
+    PetscCall(ScanInPlace(count, K + 1, &tmp, &tmpbytes, s));
+    PetscCallCUDA(cudaMemcpyAsync(&total, count + K, sizeof(total), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
     st.nslots  = total;
     st.nblocks = (total + kB1 - 1) / kB1;
     PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
@@ -263,7 +330,7 @@ public:
     PetscCall(DeviceAlloc(&dev.slot_row, nslot, &dev.bytes));
     PetscCall(DeviceAlloc(&dev.slot_start, nslot, &dev.bytes));
     PetscCall(DeviceAlloc(&dev.slot_take, nslot, &dev.bytes));
-    if (nslot) Slots<<<GridFor(nslot), kThreads, 0, s>>>(st.nslots, nslot, st.passes, count, srows, slen, A.i, st.B2, dev.slot_row, dev.slot_start, dev.slot_take);
+    if (nslot) Slots<<<GridFor(nslot), kThreads, 0, s>>>(st.nslots, nslot, (PetscInt)K, count, nwin, W, woff, srows, slen, A.i, st.B2, dev.slot_row, dev.slot_start, dev.slot_take);
     SpMVCheckLaunch();
     /* 4. block widths and offsets */
     PetscCall(DeviceAlloc(&dev.width, st.nblocks, &dev.bytes));
@@ -294,7 +361,7 @@ public:
       st.rep                 = opt.coarsen ? opt.coarsen : (st.sigma > st.mu ? (PetscInt)std::min<int64_t>(8, std::max<int64_t>(1, st.nblocks / (2 * resident))) : 1);
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
-    for (void *p : {(void *)len, (void *)rows, (void *)slen, (void *)srows, (void *)sums, (void *)count, (void *)bsize, tmp}) PetscCallCUDA(cudaFree(p));
+    for (void *p : {(void *)len, (void *)rows, (void *)slen, (void *)srows, (void *)sums, (void *)count, (void *)bsize, (void *)woff, (void *)key, (void *)skey, tmp}) PetscCallCUDA(cudaFree(p));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

@@ -26,6 +26,7 @@ struct BRCOptions {
   PetscReal width_c     = 1.0;     /* C of Eq. (3) */
   PetscInt  coarsen     = 0;       /* blocks per warp (rep); 0 = automatic (brief A8.6) */
   PetscBool paper_width = PETSC_TRUE; /* automatic B2 by Eq. (3); else rows up to width_max stay whole */
+  PetscInt  window      = 0;          /* rows per sort window: sort and queue within it; 0 = all rows (paper) */
 };
 inline BRCOptions BRCPluginDefaults(void)
 {

@@ -41,7 +41,8 @@ PetscErrorCode BRCComputeStats(const BRCOptions &o, PetscInt m, const int64_t *s
 /*
   BRCBuildHostLayout - Algorithm 1 of the paper made precise (brief A3, A8): stable descending sort, empty
   rows dropped, split rows re-queued at the back, T_b the longest piece of the block, padding columns
-  copied from the nearest lower lane with an entry (else the lowest such lane).  B1 is a parameter only
+  copied from the nearest lower lane with an entry (else the lowest such lane). With a sort window W
+  (BRCOptions::window) the algorithm runs on each W consecutive rows in turn (W = m is the paper).  B1 is a parameter only
   so that the paper's worked example (B1 = 2) can be tested; the plugin uses 32.
 */
 PetscErrorCode BRCBuildHostLayout(const BRCOptions &o, const SpMVHostCsr &A, PetscInt B1, BRCHostLayout *L, BRCStats *st)
@@ -63,61 +64,71 @@ PetscErrorCode BRCBuildHostLayout(const BRCOptions &o, const SpMVHostCsr &A, Pet
   PetscCall(BRCComputeStats(o, m, s, nonempty, st));
   const PetscInt B2 = st->B2;
 
-  std::vector<PetscInt> order(m);
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return len[a] > len[b]; });
-
+  /* Algorithm 1 on each window of W consecutive rows (W = m: the paper's global sort), the FIFO pop
+     orders of the windows concatenated into one stream of slots (row pieces) */
+  struct Slot {
+    PetscInt row;
+    int64_t  pos;
+    PetscInt take;
+  };
   struct Piece {
     PetscInt row;
     int64_t  pos;
     PetscInt remaining;
   };
-  std::deque<Piece> q;
-  for (PetscInt k = 0; k < nonempty; k++) q.push_back({order[k], (int64_t)A.i[order[k]], len[order[k]]});
+  const PetscInt    W = o.window > 0 ? o.window : std::max<PetscInt>(m, 1);
+  std::vector<Slot> slots;
+  for (PetscInt w0 = 0; w0 < m; w0 += W) {
+    const PetscInt        w1 = std::min(m, w0 + W);
+    std::vector<PetscInt> order(w1 - w0);
+    std::iota(order.begin(), order.end(), w0);
+    std::stable_sort(order.begin(), order.end(), [&](PetscInt a, PetscInt b) { return len[a] > len[b]; });
+    std::deque<Piece> q;
+    for (PetscInt r : order)
+      if (len[r] > 0) q.push_back({r, (int64_t)A.i[r], len[r]});
+    while (!q.empty()) {
+      Piece e = q.front();
+      q.pop_front();
+      slots.push_back({e.row, e.pos, std::min(e.remaining, B2)});
+      if (e.remaining > B2) q.push_back({e.row, e.pos + B2, e.remaining - B2});
+    }
+  }
+  st->nslots = (int64_t)slots.size();
 
+  /* blocks: B1 consecutive slots, T_b the longest piece, stored column-major */
   *L    = BRCHostLayout();
   L->B1 = B1;
   L->offset.push_back(0);
-  std::vector<Piece> lanes;
-  std::vector<PetscInt> take;
-  while (!q.empty()) {
-    lanes.clear();
-    take.clear();
-    while ((PetscInt)lanes.size() < B1 && !q.empty()) {
-      Piece e = q.front();
-      q.pop_front();
-      const PetscInt t = std::min(e.remaining, B2);
-      lanes.push_back(e);
-      take.push_back(t);
-      if (e.remaining > B2) q.push_back({e.row, e.pos + B2, e.remaining - B2});
-      st->nslots++;
-    }
-    const PetscInt T   = *std::max_element(take.begin(), take.end());
+  for (std::size_t first = 0; first < slots.size(); first += B1) {
+    const PetscInt nl  = (PetscInt)std::min<std::size_t>(B1, slots.size() - first);
+    const Slot    *ls  = slots.data() + first;
+    PetscInt       T   = 0;
     const int64_t  off = L->offset.back();
+    for (PetscInt l = 0; l < nl; l++) T = std::max(T, ls[l].take);
     L->width.push_back((int)T);
     L->offset.push_back(off + (int64_t)B1 * T);
     L->data.resize(off + (int64_t)B1 * T, 0.0);
     L->col.resize(off + (int64_t)B1 * T, 0);
     L->src.resize(off + (int64_t)B1 * T, -1);
     for (PetscInt lane = 0; lane < B1; lane++) {
-      const bool real = lane < (PetscInt)lanes.size();
-      L->row_perm.push_back(real ? (int)lanes[lane].row : -1);
-      L->split.push_back(real && len[lanes[lane].row] > B2);
+      const bool real = lane < nl;
+      L->row_perm.push_back(real ? (int)ls[lane].row : -1);
+      L->split.push_back(real && len[ls[lane].row] > B2);
     }
     for (PetscInt j = 0; j < T; j++) {
       for (PetscInt lane = 0; lane < B1; lane++) {
         const int64_t idx = off + j * B1 + lane;
-        if (lane < (PetscInt)lanes.size() && j < take[lane]) {
-          L->src[idx]  = lanes[lane].pos + j;
+        if (lane < nl && j < ls[lane].take) {
+          L->src[idx]  = ls[lane].pos + j;
           L->data[idx] = A.a[L->src[idx]];
           L->col[idx]  = (int)A.j[L->src[idx]];
         } else { /* padding: nearest lower lane with an entry at j, else the lowest lane with one */
           PetscInt from = -1;
-          for (PetscInt l = lane - 1; l >= 0 && from < 0; l--)
-            if (l < (PetscInt)lanes.size() && j < take[l]) from = l;
-          for (PetscInt l = 0; l < (PetscInt)lanes.size() && from < 0; l++)
-            if (j < take[l]) from = l;
-          L->col[idx] = (int)A.j[lanes[from].pos + j];
+          for (PetscInt l = std::min(lane, nl) - 1; l >= 0 && from < 0; l--)
+            if (j < ls[l].take) from = l;
+          for (PetscInt l = 0; l < nl && from < 0; l++)
+            if (j < ls[l].take) from = l;
+          L->col[idx] = (int)A.j[ls[from].pos + j];
         }
       }
     }
