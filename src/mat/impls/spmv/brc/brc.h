@@ -34,6 +34,7 @@ inline BRCOptions BRCPluginDefaults(void)
   o.width_max   = 64;
   o.coarsen     = 1;
   o.paper_width = PETSC_FALSE;
+  o.window      = 65536;
   return o;
 }
 
