@@ -75,6 +75,10 @@ run: $(LIB) $(BUILD)/bin/ex19
 test: $(LIB) $(EXAMPLES) $(TESTS)
 	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/run.sh
 
+# The benchmark suite (needs a GPU): SpMV table, solver table, plots into bench/results
+bench: $(LIB) $(EXAMPLES)
+	$(RUNENV) BUILD=$(BUILD) bash bench/run_all.sh
+
 # Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
 SHARED ?= ../shared
 gpu: $(LIB) $(EXAMPLES) $(TESTS)

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Solver-level benchmark on the GPU machine (after . /opt/devb/env.sh): PETSc's unmodified ex19 on a
+# 512x512 grid (1M unknowns), one Newton step, for aijcusparse and every plugin type, with GMRES and
+# BiCGSTAB and three preconditioners: none, Jacobi, and a Chebyshev polynomial through PCKSP (FGMRES
+# outside, since PCKSP is not a fixed operator). Reports time to solution (KSPSolve), MatMult share (GPU
+# time from -log_view_gpu_time), iteration counts (must equal aijcusparse's), as a table and CSV.
+set -u
+BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
+TYPES=${TYPES:-"aijcusparse brc"}; GRID=${GRID:-512}
+stamp=$(date +%Y%m%d-%H%M%S); csv=$OUT/solver-$stamp.csv; mkdir -p "$OUT"
+declare -A SOLVERS=(
+  [gmres_none]="-ksp_type gmres -pc_type none"
+  [gmres_jacobi]="-ksp_type gmres -pc_type jacobi"
+  [bcgs_none]="-ksp_type bcgs -pc_type none"
+  [bcgs_jacobi]="-ksp_type bcgs -pc_type jacobi"
+  [fgmres_cheby]="-ksp_type fgmres -pc_type ksp -ksp_ksp_type chebyshev -ksp_ksp_max_it 8 -ksp_ksp_norm_type none -ksp_pc_type jacobi"
+)
+ORDER="gmres_none gmres_jacobi bcgs_none bcgs_jacobi fgmres_cheby"
+echo "device,date,commit,grid,solver,type,ksp_iterations,ksp_solve_s,matmult_s,matmult_count,matmult_share" > "$csv"
+commit=$(cat .dev/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+printf '%-13s %-12s %8s %10s %10s %7s %s\n' solver type its KSPSolve_s MatMult_s share "same its as aijcusparse"
+for sv in $ORDER; do
+  ref=""
+  for t in $TYPES; do
+    log=/tmp/solver_${sv}_$t.log
+    timeout 300 "$BUILD/bin/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type $t -da_grid_x $GRID -da_grid_y $GRID \
+      -snes_max_it 1 -ksp_max_it 20000 ${SOLVERS[$sv]} -ksp_converged_reason -log_view -log_view_gpu_time > "$log" 2>&1
+    its=$(awk '/Linear solve (converged|did not converge)/ {print $NF}' "$log" | paste -sd+ | bc 2>/dev/null || echo NA)
+    ksp=$(awk '$1=="KSPSolve" {print $4; exit}' "$log"); mm=$(awk '$1=="MatMult" {print $4; exit}' "$log"); mc=$(awk '$1=="MatMult" {print $2; exit}' "$log")
+    share=$(awk -v a="$mm" -v b="$ksp" 'BEGIN {if (b > 0) printf "%.2f", a / b; else print "NA"}')
+    [ -z "$ref" ] && ref=$its
+    same=$([ "$its" = "$ref" ] && echo yes || echo "NO ($ref)")
+    printf '%-13s %-12s %8s %10s %10s %7s %s\n' $sv $t "$its" "$ksp" "$mm" "$share" "$same"
+    echo "\"$device\",$(date -u +%FT%TZ),$commit,$GRID,$sv,$t,$its,$ksp,$mm,$mc,$share" >> "$csv"
+  done
+done
+echo "results: $csv"
