@@ -416,7 +416,9 @@ static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
   if (poly->jacobi && !trans) PetscCall(VecPointwiseMult(z, poly->dinv, x));
   else PetscCall(VecCopy(x, z));
   switch (poly->type) {
-  case PC_POLY_CHEBYSHEV: { /* z is the residual r_i, d the update, y the iterate (Saad, Alg. 12.1) */
+  case PC_POLY_CHEBYSHEV: { /* Chebyshev iteration for B y = z from y = 0 (Saad, Alg. 12.1) with the residual
+                               recomputed as z - B y, so the update d_i = 2 rho_i/delta (z - B y_i) + rho_i rho_{i-1} d_{i-1}
+                               is one fused vector operation */
     const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin), sigma = theta / delta;
     PetscReal       rho = 1.0 / sigma;
 
@@ -426,9 +428,8 @@ static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
     for (PetscInt i = 0; i < k; i++) {
       const PetscReal rhon = 1.0 / (2.0 * sigma - rho);
 
-      PetscCall(PCPolyOp(poly, trans, d, w, tmp));
-      PetscCall(VecAXPY(z, -1.0, w));
-      PetscCall(VecAXPBY(d, 2.0 * rhon / delta, rhon * rho, z));
+      PetscCall(PCPolyOp(poly, trans, y, w, tmp));
+      PetscCall(VecAXPBYPCZ(d, 2.0 * rhon / delta, -2.0 * rhon / delta, rhon * rho, z, w));
       PetscCall(VecAXPY(y, 1.0, d));
       rho = rhon;
     }
@@ -455,15 +456,15 @@ static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
         PetscCall(PCPolyOp(poly, trans, z, w, tmp));
         PetscCall(VecAXPY(z, -1.0 / re[i], w));
         i++;
-      } else { /* (1 - t/theta)(1 - t/conj(theta)) = 1 - t (2a - t)/|theta|^2 */
-        const PetscReal mod = re[i] * re[i] + im[i] * im[i];
+      } else { /* (1 - t/theta)(1 - t/conj(theta)) = 1 - t (2a - t)/|theta|^2: y += (2a - B) z/|theta|^2,
+                  z -= B (2a - B) z/|theta|^2, with w = B z and t = B w */
+        const PetscReal mod = re[i] * re[i] + im[i] * im[i], a2 = 2.0 * re[i] / mod;
 
         PetscCall(PCPolyOp(poly, trans, z, w, tmp));
-        PetscCall(VecAXPBY(w, 2.0 * re[i], -1.0, z)); /* w = (2a - B) z */
-        PetscCall(VecAXPY(y, 1.0 / mod, w));
+        PetscCall(VecAXPBYPCZ(y, a2, -1.0 / mod, 1.0, z, w));
         if (i < n - 2) {
           PetscCall(PCPolyOp(poly, trans, w, t, tmp));
-          PetscCall(VecAXPY(z, -1.0 / mod, t));
+          PetscCall(VecAXPBYPCZ(z, -a2, 1.0 / mod, 1.0, w, t));
         }
         i += 2;
       }
