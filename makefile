@@ -22,8 +22,9 @@ include $(PETSC_DIR)/lib/petsc/conf/variables
 LIB      := $(BUILD)/lib/libpetscspmv.so
 CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
 CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
+C_SRC    := src/ksp/pc/impls/poly/poly.c
 HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)
-OBJ      := $(CU_SRC:%.cu=$(BUILD)/obj/%.o) $(HOST_OBJ)
+OBJ      := $(CU_SRC:%.cu=$(BUILD)/obj/%.o) $(HOST_OBJ) $(C_SRC:%.c=$(BUILD)/obj/%.o)
 INC      := -Iinclude -Isrc
 NVCCOPT  ?= -lineinfo
 CUFLAGS   = $(CUDAC_FLAGS) $(NVCCOPT) -Xcompiler -fPIC -Werror all-warnings --compiler-options="$(CXXCPPFLAGS) $(CUDA_CXXFLAGS)" $(INC)
@@ -36,18 +37,22 @@ HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
 EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
-TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu
+TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
 endif
 
 .PHONY: lib run test gpu bench clean distclean
 lib: $(LIB)
 
-$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CUDAC) -c -o $@ $(CUFLAGS) $<
 $(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CXX) -c -o $@ $(CXXFLAGS_) -fPIC $<
+# the preconditioners (plain C on PETSc's Mat/Vec interface)
+$(BUILD)/obj/%.o: %.c $(wildcard src/ksp/pc/impls/*/*.h include/*.h)
+	@mkdir -p $(@D)
+	$(PCC) -c -o $@ $(CFLAGS_) -fPIC $<
 $(LIB): $(OBJ)
 	@mkdir -p $(@D)
 	$(CXX_LINKER) -shared -fPIC -Wl,-soname,libpetscspmv.so -o $@ $^ $(PETSC_LIB)

@@ -2,10 +2,12 @@
    petsc-spmv: GPU sparse matrix-vector product formats as PETSc matrix types derived from AIJ.
 
    Load into any PETSc program with -dll_append /path/to/libpetscspmv.so (or link the library and call
-   PetscSpMVInitializePackage()), then choose a type with -mat_type <root> or -dm_mat_type <root>.
+   PetscSpMVInitializePackage()), then choose a type with -mat_type <root> or -dm_mat_type <root>, or the
+   polynomial preconditioner with -pc_type poly.
 */
 #pragma once
 #include <petscmat.h>
+#include <petscpc.h>
 
 /* MatType names: the root picks seqaij<fmt> on one rank (the MPI twin comes in its own issue) */
 #define MATBRC       "brc"
@@ -14,3 +16,37 @@
 
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
+
+/* PCType of the polynomial preconditioner p(A) ~ A^-1 (src/ksp/pc/impls/poly/poly.c) */
+#define PCPOLY "poly"
+
+/*E
+  PCPolyType - the polynomial applied by `PCPOLY`
+
+  Values:
++ `PC_POLY_CHEBYSHEV` - Chebyshev polynomial for a real interval [emin, emax] (given or estimated)
+. `PC_POLY_NEUMANN`   - truncated, damped Neumann series omega sum_j (I - omega A)^j
+- `PC_POLY_GMRES`     - the GMRES polynomial of a short Arnoldi run, in product form over its harmonic Ritz values
+
+  Level: intermediate
+
+.seealso: `PCPOLY`, `PCPolySetType()`
+E*/
+typedef enum {
+  PC_POLY_CHEBYSHEV,
+  PC_POLY_NEUMANN,
+  PC_POLY_GMRES
+} PCPolyType;
+PETSC_EXTERN const char *const PCPolyTypes[];
+
+PETSC_EXTERN PetscErrorCode PCPolySetType(PC, PCPolyType);
+PETSC_EXTERN PetscErrorCode PCPolyGetType(PC, PCPolyType *);
+PETSC_EXTERN PetscErrorCode PCPolySetDegree(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCPolyGetDegree(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCPolySetEigenvalues(PC, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PCPolyGetEigenvalues(PC, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCPolySetDamping(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCPolyGetDamping(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCPolySetJacobi(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCPolyGetJacobi(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCPolyGetRoots(PC, PetscInt *, const PetscReal *[], const PetscReal *[]);

@@ -39,6 +39,20 @@ on_ranks() { local NP=$1; shift; "$@"; }   # same_convergence under mpiexec -n N
 ex19_type() { local t=$1; shift; "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $t -da_grid_x 16 -da_grid_y 16 "$@"; }
 ex19_brc() { ex19_type brc "$@"; }
 grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
+# poly_degrees NAME MATTYPE "DEGREES" ARGS...: ex19 (32x32) with -pc_type poly at each degree, right preconditioning
+# (every run meets the same true-residual tolerance): all converge and the total linear iterations fall as the degree grows
+poly_degrees() {
+  local name=$1 mt=$2 degs=$3; shift 3; local prev=1000000000 n k
+  for k in $degs; do
+    n=$(${NP:+$MPIEXEC -n $NP} "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $mt -da_grid_x 32 -da_grid_y 32 -ksp_pc_side right \
+          -ksp_converged_reason -snes_converged_reason -pc_type poly -pc_poly_degree $k "$@" 2>&1 | tee "$LOG/$name.k$k.log" |
+        awk '/Linear solve converged/ {s += $NF} /did not converge/ {bad = 1} /Nonlinear solve converged/ {ok = 1} END {print (bad || !ok) ? -1 : s + 0}')
+    echo "degree $k: $n linear iterations"
+    [ "$n" -gt 0 ] && [ "$n" -lt "$prev" ] || return 1
+    prev=$n
+  done
+}
+ex19_poly() { "$BIN/ex19" -dll_append "$LIB" -da_grid_x 16 -da_grid_y 16 -pc_type poly "$@"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
 TYPES=${TYPES:-brc}
@@ -84,7 +98,38 @@ done
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
-# 7. the benchmark's CPU smoke run (correctness only)
+# 7. the polynomial preconditioner PCPOLY: p(A)v against the polynomial evaluated densely (every type, with and
+#    without Jacobi scaling, transposed too), GMRES polynomial of full degree = A^-1, iterations falling with the degree
+#    (2D Laplacian: CG, GMRES, BiCGSTAB; ex19: GMRES and BiCGSTAB, aij and the plugin types, 2 ranks), view, bad options
+run poly_aij                 "$BIN/test_poly"
+for T in $TYPES; do run ${T}_poly "$BIN/test_poly" -type $T; done
+run poly_mpi_n2              $MPIEXEC -n 2 "$BIN/test_poly" -type ${TYPES%% *} -quick
+run poly_mpi_n3_exact        $MPIEXEC -n 3 "$BIN/test_poly" -check exact
+for p in gmres chebyshev neumann; do
+  run poly_ex19_$p           poly_degrees poly_ex19_$p aij "2 5 10 20" -pc_poly_type $p
+done
+run poly_ex19_bcgs_gmres     poly_degrees poly_ex19_bcgs_gmres aij "2 5 10 20" -pc_poly_type gmres -ksp_type bcgs
+for T in $TYPES; do
+  run ${T}_poly_ex19_gmres   poly_degrees ${T}_poly_ex19_gmres $T "2 5 10" -pc_poly_type gmres
+  run ${T}_poly_ex19_cheb_n2 on_ranks 2 poly_degrees ${T}_poly_ex19_cheb_n2 $T "2 5 10" -pc_poly_type chebyshev
+done
+run poly_view_gmres          grep_run "GMRES polynomial of 11 Arnoldi steps" ex19_poly -ksp_view -snes_max_it 1
+run poly_view_chebyshev      grep_run "bounds \[emin, emax\] = \[0.5, 2.*\], given" ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues 0.5,2 -ksp_view -snes_max_it 1
+run poly_help                grep_run "pc_poly_degree" ex19_poly -help -snes_max_it 1
+run poly_log_event           grep_run "^PCPolySetUp" ex19_poly -log_view -snes_max_it 1
+expect_error poly_bad_degree0     "PCPOLY degree 0 must be"              ex19_poly -pc_poly_degree 0
+expect_error poly_bad_degree_neg  "PCPOLY degree -2 must be"             ex19_poly -pc_poly_degree -2
+expect_error poly_bad_emin_emax   "need emin < emax"                     ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues 2,1
+expect_error poly_bad_equal       "need emin < emax"                     ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues 1,1
+expect_error poly_bad_zero_inside "must not contain 0"                   ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues -1,2
+expect_error poly_bad_eig_count   "needs two values"                     ex19_poly -pc_poly_eigenvalues 1
+expect_error poly_bad_type        "Unknown -pc_poly_type"                ex19_poly -pc_poly_type legendre
+expect_error poly_bad_damping     "Neumann damping -1. must be positive" ex19_poly -pc_poly_type neumann -pc_poly_neumann_damping -1
+expect_error poly_bad_esteig      "needs four values"                    ex19_poly -pc_poly_type chebyshev -pc_poly_esteig 0,1
+expect_error poly_bad_est_bounds  "not a valid interval"                 ex19_poly -pc_poly_type chebyshev -pc_poly_esteig 0,2,0,1
+expect_error poly_class_range     "Argument out of range"                ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues 3,1
+expect_error poly_class_wrong     "Invalid argument"                     ex19_poly -pc_poly_type 7
+# 8. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 
 echo

@@ -1,8 +1,10 @@
-/* Registration: every matrix type of the library, its log events, and the dynamic-library entry point.
-   A new format is one new folder plus one line in Formats[] below. */
+/* Registration: every matrix type of the library, the polynomial preconditioner PCPOLY, their log events, and the
+   dynamic-library entry point. A new format is one new folder plus one line in Formats[] below. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
 #include "../mat/impls/spmv/brc/brc.h"
+#include "../ksp/pc/impls/poly/polyimpl.h"
+#include <petscspmv.h>
 
 namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
@@ -25,7 +27,8 @@ PetscErrorCode PetscSpMVFinalizePackage(void)
 } // namespace
 
 /*@C
-  PetscSpMVInitializePackage - Registers the petsc-spmv matrix types (`MATBRC`, ...) and their log events.
+  PetscSpMVInitializePackage - Registers the petsc-spmv matrix types (`MATBRC`, ...), the preconditioner `PCPOLY`
+  and their log events.
 
   Not Collective
 
@@ -35,7 +38,7 @@ PetscErrorCode PetscSpMVFinalizePackage(void)
   Called automatically when the library is loaded with `-dll_append /path/libpetscspmv.so`; a program
   that links the library calls it once after `PetscInitialize()`. Calling it again does nothing.
 
-.seealso: `MatSetType()`, `MATBRC`, `MatSpMVVerify()`
+.seealso: `MatSetType()`, `MATBRC`, `MatSpMVVerify()`, `PCPOLY`
 @*/
 PetscErrorCode PetscSpMVInitializePackage(void)
 {
@@ -48,6 +51,9 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(PetscLogEventRegister("MatSpMVBuild", MAT_CLASSID, &MAT_SpMV_Build));
   PetscCall(PetscLogEventRegister("MatSpMVRefresh", MAT_CLASSID, &MAT_SpMV_Refresh));
   for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));
+  PetscCall(PCInitializePackage());
+  PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));
+  PetscCall(PCRegister(PCPOLY, PCCreate_Poly));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

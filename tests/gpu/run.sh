@@ -27,7 +27,9 @@ case " $what " in *" check "*|*" all "*)
     step ${T}_gpu_matops  "$BIN/test_matops" -type $T
     step ${T}_gpu_ksp     "$BIN/test_ksp" -type $T -matrix "$M/cage11.mtx"
     step ${T}_gpu_ksp_st  "$BIN/test_ksp" -type $T -matrix "stencil27:n=30"
+    step ${T}_gpu_poly    "$BIN/test_poly" -type $T -n 100
   done
+  step aijcusparse_gpu_poly "$BIN/test_poly" -type aijcusparse -n 100
 esac
 case " $what " in *" sanitize "*|*" all "*)
   for T in $TYPES; do

@@ -1,0 +1,6 @@
+/* Private declarations of the polynomial preconditioner PCPOLY, for its registration in src/sys/spmvregister.cu */
+#pragma once
+#include <petscpc.h>
+
+PETSC_INTERN PetscLogEvent  PC_Poly_SetUp;
+PETSC_INTERN PetscErrorCode PCCreate_Poly(PC);
