@@ -60,31 +60,50 @@ __device__ __forceinline__ PetscScalar BlockSum(PetscScalar v)
 /* Products                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* G2 (LANES 32/64/128, the paper's vector kernel) and G3 (LANES 1..32; 1 is the paper's scalar kernel):
-   LANES consecutive threads per sorted row of [begin, begin + nrows). No thread leaves before the
-   shuffles and the barrier: rows past the end just contribute nothing. */
-template <int LANES, bool LOGICAL, bool ADD>
-__global__ void __launch_bounds__(kThreads) LanesRows(Rows R, int begin, int nrows, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
+/* The lane classes of one group (G2: Y = 128/64/32, G3: L = 32..1), fused into one launch: class c runs
+   sorted rows [begin[c], begin[c] + nrows[c]) with 2^lg[c] threads per row on the blocks [blk[c], blk[c+1]) */
+constexpr int kMaxClasses = 6;
+struct Classes {
+  int n = 0;
+  int blk[kMaxClasses + 1] = {};
+  int begin[kMaxClasses] = {}, nrows[kMaxClasses] = {}, lg[kMaxClasses] = {};
+};
+
+/* G2 (the paper's vector kernel, Alg. 6 fixed) and G3 (lanes 1 = the paper's scalar kernel, Alg. 5):
+   2^lg consecutive threads per sorted row, lanes stride the row, shuffle within the group (and through
+   shared memory across the warps of a 64/128-lane group), lane 0 writes y[perm[k]]. A block belongs to one
+   class, so the class (and the barrier below) is uniform over the block. No thread leaves early: rows past
+   the end of the class contribute nothing to the shuffles. */
+template <bool LOGICAL, bool ADD>
+__global__ void __launch_bounds__(kThreads) GroupRows(Rows R, Classes C, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
 {
-  constexpr int W    = LANES < 32 ? LANES : 32; /* shuffle width */
-  const int64_t t    = (int64_t)blockIdx.x * kThreads + threadIdx.x;
-  const int64_t q    = t / LANES;
-  const int     lane = (int)(threadIdx.x % LANES); /* kThreads is a multiple of LANES */
+  __shared__ PetscScalar ws[kThreads / 32];
+  const int              b = (int)blockIdx.x;
+  int                    lg = C.lg[0], first = C.begin[0], nrows = C.nrows[0], blk = C.blk[0];
+#pragma unroll
+  for (int i = 1; i < kMaxClasses; i++) /* compile-time indices: the table stays in the parameter bank */
+    if (i < C.n && C.blk[i] <= b) {
+      lg    = C.lg[i];
+      first = C.begin[i];
+      nrows = C.nrows[i];
+      blk   = C.blk[i];
+    }
+  const int     L    = 1 << lg, W = L < 32 ? L : 32;
+  const int64_t q    = ((int64_t)(b - blk) * kThreads + threadIdx.x) >> lg;
+  const int     lane = (int)threadIdx.x & (L - 1); /* kThreads is a multiple of L */
   const bool    act  = q < nrows;
   int           row = 0, beg = 0, end = 0;
-  if (act) RowRange<LOGICAL>(R, begin + (int)q, row, beg, end);
+  if (act) RowRange<LOGICAL>(R, first + (int)q, row, beg, end);
   PetscScalar sum = 0;
 #pragma unroll 4
-  for (int j = beg + lane; j < end; j += LANES) sum += __ldg(R.val + j) * __ldg(x + __ldg(R.col + j));
-  if (W > 1)
-    for (int o = W / 2; o > 0; o >>= 1) sum += __shfl_down_sync(kFull, sum, o, W);
-  if (LANES > 32) { /* Y/32 warps per row: their sums meet in shared memory */
-    __shared__ PetscScalar ws[kThreads / 32];
+  for (int j = beg + lane; j < end; j += L) sum += __ldg(R.val + j) * __ldg(x + __ldg(R.col + j));
+  for (int o = W >> 1; o > 0; o >>= 1) sum += __shfl_down_sync(kFull, sum, o, W);
+  if (L > 32) { /* uniform over the block */
     if ((threadIdx.x & 31) == 0) ws[threadIdx.x >> 5] = sum;
     __syncthreads();
     if (lane == 0) {
       sum = 0;
-      for (int w = 0; w < LANES / 32; w++) sum += ws[(threadIdx.x >> 5) + w];
+      for (int w = 0; w < (L >> 5); w++) sum += ws[(threadIdx.x >> 5) + w];
     }
   }
   if (act && lane == 0) y[row] = ADD ? y[row] + sum : sum;
@@ -362,41 +381,27 @@ class SURAA final : public SpMVFormat {
   SURAAHostLayout host;
   SURAADevice     dev;
 
-  /* the products, one instantiation per (mode, add) */
-  template <bool LOGICAL, bool ADD>
-  PetscErrorCode LaunchLanes(int lanes, const Rows &R, int b, int e, const PetscScalar *x, PetscScalar *y, cudaStream_t s) const
+  /* the lane classes of group kind (SURAA_G2 or SURAA_G3) as one launch, rows clipped to lim */
+  PetscErrorCode GroupClasses(int kind, int lim, Classes *C) const
   {
-    const unsigned grid = GridFor((int64_t)(e - b) * lanes);
+    int64_t blocks = 0;
+
     PetscFunctionBegin;
-    switch (lanes) {
-    case 1:
-      LanesRows<1, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 2:
-      LanesRows<2, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 4:
-      LanesRows<4, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 8:
-      LanesRows<8, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 16:
-      LanesRows<16, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 32:
-      LanesRows<32, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 64:
-      LanesRows<64, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    case 128:
-      LanesRows<128, LOGICAL, ADD><<<grid, kThreads, 0, s>>>(R, b, e - b, x, y);
-      break;
-    default:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "SURAA: no kernel for %d lanes", lanes);
+    *C = Classes();
+    for (int l = 0; l < dplan.nlaunch; l++) {
+      const SURAALaunch &c = dplan.launch[l];
+      const int          b = c.begin, e = std::min(c.end, lim);
+      if (c.kind != kind || e <= b) continue;
+      PetscCheck(C->n < kMaxClasses && c.lanes >= 1 && c.lanes <= 128 && (c.lanes & (c.lanes - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "SURAA: bad lane class %d (%d lanes)", C->n, c.lanes);
+      C->blk[C->n]   = (int)blocks;
+      C->begin[C->n] = b;
+      C->nrows[C->n] = e - b;
+      C->lg[C->n]    = __builtin_ctz((unsigned)c.lanes);
+      blocks += ((int64_t)(e - b) * c.lanes + kThreads - 1) / kThreads;
+      C->n++;
     }
-    SpMVCheckLaunch();
+    PetscCheck(blocks < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "SURAA: %" PetscInt64_FMT " blocks in one launch", blocks);
+    C->blk[C->n] = (int)blocks;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -456,12 +461,16 @@ class SURAA final : public SpMVFormat {
         BlockRows<64, LOGICAL, ADD><<<(unsigned)(e - b), 64, 0, st[0]>>>(R, b, x, y);
         SpMVCheckLaunch();
         break;
-      case SURAA_G2:
-        PetscCall(LaunchLanes<LOGICAL, ADD>(c.lanes, R, b, e, x, y, st[1]));
+      default: /* G2, G3: one fused launch each, below */
         break;
-      default:
-        PetscCall(LaunchLanes<LOGICAL, ADD>(c.lanes, R, b, e, x, y, st[2]));
       }
+    }
+    for (int g = 1; g < 3; g++) {
+      Classes C;
+      PetscCall(GroupClasses(g == 1 ? SURAA_G2 : SURAA_G3, lim, &C));
+      if (!C.n) continue;
+      GroupRows<LOGICAL, ADD><<<(unsigned)C.blk[C.n], kThreads, 0, st[g]>>>(R, C, x, y);
+      SpMVCheckLaunch();
     }
     for (int g = 0; g < 2; g++)
       if (st[g] != s) {

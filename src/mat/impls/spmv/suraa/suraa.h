@@ -59,7 +59,9 @@
          the paper's Alg. 3/4 on CDP2: a parent thread per G1 row launches a one-block child of
          min(1024, roundup32(npr/2)) threads into cudaStreamFireAndForget (brief §2.5, §5.7); a parent
          whose launch fails computes its row itself, so the product stays right.
-     Launches: one per (group, lane count / bucket): at most 3 (G1) + 3 (G2) + 6 (G3) + 1 (G1 chunk sums).
+     Launches: the plan lists one range per (group, lane count / bucket) (at most 3 + 3 + 6); G2 and G3 each
+         run as ONE launch whose blocks look their lane class up in a small table passed by value (a block
+         holds one class), so a product is at most 6 launches (G1: 3 + the chunk sums; G2; G3) on 3 streams.
      -mat_suraa_kernels cusparse (ablation, brief §6 "cuSPARSE on the same permuted CSR"): cusparseSpMV on
          the sorted CSR into a buffer, then y[perm[k]] (+)= buffer[k]: sorting effect without our kernels.
 
