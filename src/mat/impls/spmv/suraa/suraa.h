@@ -24,8 +24,8 @@
                           S = ceil(m / k)                                 brief §5.1's recommendation
        rows               S = -mat_suraa_segment_rows
    Decision (departs from brief §5.1, which recommends fd_bins): the brief worried that literal segments of
-   1-2 rows mean one stream and one kernel per segment; here launches are fused per (group, width) (brief
-   §5.6), so segments cost nothing at run time and small ones classify rows almost one by one. fd_bins with
+   1-2 rows mean one stream and one kernel per segment; here each group is one launch (brief §5.6, and
+   "Launches" below), so segments cost nothing at run time and small ones classify rows almost one by one. fd_bins with
    Kmax = 64 puts 1/64 of the rows in the first segment: a single huge row (IQR = 0 gives k = 1: one
    segment) would land in the thread-per-row group. fd_bins stays available for the ablation.
 
@@ -41,8 +41,11 @@
    All comparisons of a mean with a threshold are exact integer comparisons (sum vs T * rows): the host
    and the device cut at the same rows.
 
-   KERNELS (all write y[perm[k]] once per row, "=" for y = A x, "+=" for y += A x; every launch on the
-   caller's stream or on two streams forked from it and joined back with events created at build, brief §5.6)
+   KERNELS (all write y[perm[k]] once per row, "=" for y = A x, "+=" for y += A x, which skips the empty
+   rows, sorted last; brief §5.9). Streams (brief §5.6): the last group present runs on the caller's stream,
+   the others on two non-blocking streams forked from it by an event and joined back by events; streams
+   and events are created at build, never per product (-mat_suraa_streams 0: everything on the caller's
+   stream). No host synchronization, no allocation in a product.
      G3  sub-warp groups of L lanes per row, L in {1,2,4,8,16,32}. The paper's scalar kernel is L = 1
          (-mat_suraa_g3_lanes 1). Default 0 = per segment, the smallest power of two with L >= mean/2, i.e.
          about two nonzeros per lane, the paper's own rule for Y (Alg. 1), extended below 32 (brief §5.8):
@@ -58,12 +61,14 @@
          -mat_suraa_dynamic_parallelism (only in a build with -DSPMV_SURAA_CDP, -rdc=true, cudadevrt):
          the paper's Alg. 3/4 on CDP2: a parent thread per G1 row launches a one-block child of
          min(1024, roundup32(npr/2)) threads into cudaStreamFireAndForget (brief §2.5, §5.7); a parent
-         whose launch fails computes its row itself, so the product stays right.
+         whose launch fails computes its row itself, so the product stays right. The build raises
+         cudaLimitDevRuntimePendingLaunchCount to the G1 row count when it is lower.
      Launches: the plan lists one range per (group, lane count / bucket) (at most 3 + 3 + 6); G2 and G3 each
          run as ONE launch whose blocks look their lane class up in a small table passed by value (a block
          holds one class), so a product is at most 6 launches (G1: 3 + the chunk sums; G2; G3) on 3 streams.
      -mat_suraa_kernels cusparse (ablation, brief §6 "cuSPARSE on the same permuted CSR"): cusparseSpMV on
-         the sorted CSR into a buffer, then y[perm[k]] (+)= buffer[k]: sorting effect without our kernels.
+         the sorted CSR into a buffer, then y[perm[k]] (+)= buffer[k] (one extra pass of 20 bytes per row
+         that our kernels avoid): the effect of sorting without our kernels. Needs the physical mode.
 
    BYTES per product (physical mode, the floor): 12 per nonzero (val 8 + col 4) + 16 per row (rps 4, perm 4,
    y 8) + 8 per column (x, once if it stays in L2): 12 nnz + 16 m + 8 n, the paper's own model
