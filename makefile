@@ -72,6 +72,18 @@ $(BUILD)/bin/test_%: tests/test_%.c examples/spmvexamples.h $(LIB)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) -Iexamples $< -Wl,-rpath,$(abspath $(BUILD)/lib) -L$(BUILD)/lib -lpetscspmv $(PETSC_LIB)
 
+# SURAA's dynamic-parallelism G1 (-mat_suraa_dynamic_parallelism), off by default: make SPMV_SURAA_CDP=1
+# (best in its own build folder: make BUILD=build-cdp SPMV_SURAA_CDP=1). suraa.cu is compiled as relocatable
+# device code, device-linked on its own, and the library links the device runtime (cudadevrt).
+ifeq ($(SPMV_SURAA_CDP),1)
+SURAA_CDP_OBJ := $(BUILD)/obj/src/mat/impls/spmv/suraa/suraa.o
+$(SURAA_CDP_OBJ): CUFLAGS += -rdc=true -DSPMV_SURAA_CDP
+$(BUILD)/obj/suraa_dlink.o: $(SURAA_CDP_OBJ)
+	$(CUDAC) -dlink $(CUDAC_FLAGS) -Xcompiler -fPIC -o $@ $< -lcudadevrt
+$(LIB): $(BUILD)/obj/suraa_dlink.o
+PETSC_LIB += -lcudadevrt
+endif
+
 run: $(LIB) $(BUILD)/bin/ex19
 	$(RUNENV) $(BUILD)/bin/ex19 -dll_append $(abspath $(LIB)) -dm_mat_type brc $(GPUOPTS) \
 	  -da_grid_x 64 -da_grid_y 64 -snes_monitor -ksp_converged_reason -snes_converged_reason -log_view :$(BUILD)/ex19_log.txt

@@ -13,6 +13,9 @@
 #define MATBRC       "brc"
 #define MATSEQAIJBRC "seqaijbrc"
 #define MATMPIAIJBRC "mpiaijbrc"
+#define MATSURAA       "suraa"
+#define MATSEQAIJSURAA "seqaijsuraa"
+#define MATMPIAIJSURAA "mpiaijsuraa"
 
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);

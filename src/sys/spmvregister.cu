@@ -3,11 +3,13 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
 #include "../mat/impls/spmv/brc/brc.h"
+#include "../mat/impls/spmv/suraa/suraa.h"
 #include "../ksp/pc/impls/poly/polyimpl.h"
 #include <petscspmv.h>
 
 namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
+const SpMVFormatInfo SURAAInfo = {MATSURAA, MATSEQAIJSURAA, MATMPIAIJSURAA, "sorted segmented rows, Muhammed et al. Appl. Sci. 2019", SURAACreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -15,6 +17,7 @@ struct Entry {
 };
 const Entry Formats[] = {
   {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
+  {&SURAAInfo, MatCreate_SeqAIJSpMV_T<&SURAAInfo>, MatCreate_MPIAIJSpMV_T<&SURAAInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 
