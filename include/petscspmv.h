@@ -11,6 +11,9 @@
 #define MATBRC       "brc"
 #define MATSEQAIJBRC "seqaijbrc"
 #define MATMPIAIJBRC "mpiaijbrc"
+#define MATCCOO       "ccoo"
+#define MATSEQAIJCCOO "seqaijccoo"
+#define MATMPIAIJCCOO "mpiaijccoo"
 
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);

@@ -3,9 +3,11 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
 #include "../mat/impls/spmv/brc/brc.h"
+#include "../mat/impls/spmv/ccoo/ccoo.h"
 
 namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
+const SpMVFormatInfo CCOOInfo = {MATCCOO, MATSEQAIJCCOO, MATMPIAIJCCOO, "balanced compressed COO, Aliaga et al. Euro-Par 2020", CCOOCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -13,6 +15,7 @@ struct Entry {
 };
 const Entry Formats[] = {
   {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
+  {&CCOOInfo, MatCreate_SeqAIJSpMV_T<&CCOOInfo>, MatCreate_MPIAIJSpMV_T<&CCOOInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 
