@@ -41,9 +41,9 @@ ex19_brc() { ex19_type brc "$@"; }
 grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
-TYPES=${TYPES:-brc}
+TYPES=${TYPES:-brc ccoo}
 # per type: an option that changes the layout, and a value that must be refused (test_matops)
-declare -A OPT_GOOD=([brc]=mat_brc_width=3) OPT_BAD=([brc]=mat_brc_width_max=0)
+declare -A OPT_GOOD=([brc]=mat_brc_width=3 [ccoo]=mat_ccoo_k=1) OPT_BAD=([brc]=mat_brc_width_max=0 [ccoo]=mat_ccoo_k=3)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
 # 1. the formats' host references against CSR (paper examples, adversarial and random matrices)
 for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
@@ -54,6 +54,7 @@ for T in $TYPES; do
   run ${T}_ksp_cage10             "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx"
   run ${T}_ksp_stencil27          "$BIN/test_ksp" -type $T -matrix "stencil27:n=14"
   run ${T}_ksp_random             "$BIN/test_ksp" -type $T -matrix "random:m=3000,k=8,seed=$SEED"
+  run ${T}_ksp_stencil7_const     "$BIN/test_ksp" -type $T -matrix "stencil7:n=16,const=1"
   run ${T}_ksp_kron_cage10        "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx:3" -ksp_types gmres -pc_types jacobi
   # rows longer than a format's piece may be summed in another order than CSR: robust solves only
   run ${T}_ksp_long_rows          "$BIN/test_ksp" -type $T -matrix "denserows:m=4000,k=6,len=2500,dense=4" -ksp_types gmres -pc_types none,jacobi,ilu
@@ -84,6 +85,10 @@ done
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
+expect_error bad_ccoo_k        "mat_ccoo_k"        ex19_type ccoo -mat_ccoo_k 3
+expect_error bad_ccoo_threads  "mat_ccoo_threads"  ex19_type ccoo -mat_ccoo_threads 100
+expect_error bad_ccoo_col_bits "mat_ccoo_col_bits" ex19_type ccoo -mat_ccoo_col_bits 12
+expect_error bad_ccoo_lut_size "mat_ccoo_lut_size" ex19_type ccoo -mat_ccoo_lut_size 257
 # 7. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 
