@@ -50,6 +50,10 @@
      store (y = s, or y += s) when the row lies inside the chunk, an FP64 atomicAdd only for the first row
      (fmt bit 5) and the last row (bit 6) when they cross a chunk boundary. For y = A x, a small kernel
      first zeroes the rows of fmt bit 5 (no memset of y: every other row is stored exactly once).
+   - Summation order: the kernel adds a row's K-entry partials by a shuffle tree and crossing rows by
+     atomics, so its results differ from CSR in the last bits (BiCGSTAB iteration counts may move). The
+     host product (no GPU) reads the same layout in storage order and sums each row sequentially, bit for
+     bit SeqAIJ without inodes; CCOOEmulateKernel runs the kernel's algorithm on the host for the tests.
 
    KERNEL (one persistent grid, block-stride loop over chunks, B threads per block):
    - the table (<= 2 KB) is staged once per block in shared memory when the matrix has one;
