@@ -10,7 +10,9 @@
      banded:m=M,bw=W                           band of half-width W
      random:m=M,n=N,k=K,empty=P,seed=R         about K nonzeros a row, a fraction P of empty rows
    Values are pseudo-random (never all ones), the diagonal made dominant where the matrix is square, so
-   the matrices are also fit for solves.
+   the matrices are also fit for solves. Any generator takes const=1 for constant coefficients instead:
+   -1 off the diagonal and, on it, 6 (stencil7), 26 (stencil27), or the row's off-diagonal count + 1
+   (the others: a graph Laplacian plus the identity), e.g. stencil7:n=100,const=1.
 */
 #pragma once
 #include <petscmat.h>
@@ -84,6 +86,7 @@ typedef struct {
   PetscInt n, m, ncols, k, scale, ef, len, dense, bw;
   PetscReal empty;
   PetscInt seed;
+  PetscInt cst; /* const=1: constant coefficients */
 } SpMVGen;
 
 /* Columns of generated row 'row' (nc of them at most 'cap'); returns the row's count in *nc */
@@ -151,6 +154,14 @@ static PetscErrorCode SpMVGenRow(const SpMVGen *g, PetscInt row, PetscInt *cols,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* const=1: -1 off the diagonal; 6 / 26 on it for the stencils, else the off-diagonal count + 1 */
+static void SpMVConstRow(const SpMVGen *g, PetscInt row, const PetscInt *cols, PetscScalar *vals, PetscInt n)
+{
+  PetscInt off = 0;
+  for (PetscInt i = 0; i < n; i++) off += cols[i] != row;
+  for (PetscInt i = 0; i < n; i++) vals[i] = cols[i] != row ? -1.0 : !strcmp(g->kind, "stencil7") ? 6.0 : !strcmp(g->kind, "stencil27") ? 26.0 : (PetscScalar)(off + 1);
+}
+
 /* Fill a generated matrix: two passes over the local rows (counts, then values) */
 static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
 {
@@ -175,6 +186,7 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
   PetscCall(SpMVGetParam(spec, "seed", &g.seed));
   PetscCall(SpMVGetParamReal(spec, "empty", &g.empty));
   PetscCall(SpMVGetParam(spec, "cols", &g.ncols));
+  PetscCall(SpMVGetParam(spec, "const", &g.cst));
   if (!strncmp(g.kind, "stencil", 7)) g.m = g.n * g.n * g.n;
   if (!strcmp(g.kind, "rmat")) g.m = (PetscInt)1 << g.scale;
   if (!strcmp(g.kind, "random")) {
@@ -208,6 +220,7 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
     PetscInt nc;
     PetscCall(SpMVGenRow(&g, r, cols, cap, &nc));
     PetscCall(SpMVFinishRow(r, cols, vals, &nc, (uint64_t)g.seed));
+    if (g.cst) SpMVConstRow(&g, r, cols, vals, nc);
     PetscCall(MatSetValues(*A, 1, &r, nc, cols, vals, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));

@@ -16,6 +16,9 @@
 #define MATSURAA       "suraa"
 #define MATSEQAIJSURAA "seqaijsuraa"
 #define MATMPIAIJSURAA "mpiaijsuraa"
+#define MATCCOO       "ccoo"
+#define MATSEQAIJCCOO "seqaijccoo"
+#define MATMPIAIJCCOO "mpiaijccoo"
 
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);

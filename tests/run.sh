@@ -55,9 +55,9 @@ poly_degrees() {
 ex19_poly() { "$BIN/ex19" -dll_append "$LIB" -da_grid_x 16 -da_grid_y 16 -pc_type poly "$@"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
-TYPES=${TYPES:-brc suraa}
+TYPES=${TYPES:-brc suraa ccoo}
 # per type: an option that changes the layout, and a value that must be refused (test_matops)
-declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48)
+declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
 # 1. the formats' host references against CSR (paper examples, adversarial and random matrices)
 for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
@@ -68,6 +68,7 @@ for T in $TYPES; do
   run ${T}_ksp_cage10             "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx"
   run ${T}_ksp_stencil27          "$BIN/test_ksp" -type $T -matrix "stencil27:n=14"
   run ${T}_ksp_random             "$BIN/test_ksp" -type $T -matrix "random:m=3000,k=8,seed=$SEED"
+  run ${T}_ksp_stencil7_const     "$BIN/test_ksp" -type $T -matrix "stencil7:n=16,const=1"
   run ${T}_ksp_kron_cage10        "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx:3" -ksp_types gmres -pc_types jacobi
   # rows longer than a format's piece may be summed in another order than CSR: robust solves only
   run ${T}_ksp_long_rows          "$BIN/test_ksp" -type $T -matrix "denserows:m=4000,k=6,len=2500,dense=4" -ksp_types gmres -pc_types none,jacobi,ilu
@@ -98,6 +99,10 @@ done
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
+expect_error bad_ccoo_k        "mat_ccoo_k"        ex19_type ccoo -mat_ccoo_k 3
+expect_error bad_ccoo_threads  "mat_ccoo_threads"  ex19_type ccoo -mat_ccoo_threads 100
+expect_error bad_ccoo_col_bits "mat_ccoo_col_bits" ex19_type ccoo -mat_ccoo_col_bits 12
+expect_error bad_ccoo_lut_size "mat_ccoo_lut_size" ex19_type ccoo -mat_ccoo_lut_size 257
 expect_error suraa_bad_vector_width "mat_suraa_vector_width"     ex19_type suraa -mat_suraa_vector_width 48
 expect_error suraa_bad_g3_lanes     "mat_suraa_g3_lanes"         ex19_type suraa -mat_suraa_g3_lanes 3
 expect_error suraa_bad_threshold    "mat_suraa_vector_threshold" ex19_type suraa -mat_suraa_vector_threshold 0
@@ -106,7 +111,6 @@ expect_error suraa_bad_g1_max_rows  "mat_suraa_g1_max_rows"      ex19_type suraa
 expect_error suraa_cusparse_logical "mat_suraa_permute physical" ex19_type suraa -mat_suraa_kernels cusparse -mat_suraa_permute logical
 # the dynamic-parallelism path exists only in a build made with SPMV_SURAA_CDP=1
 [ "${SPMV_SURAA_CDP:-0}" = 1 ] || expect_error suraa_no_cdp "SPMV_SURAA_CDP=1" ex19_type suraa -mat_suraa_dynamic_parallelism
-# 7. the benchmark's CPU smoke run (correctness only)
 # 7. the polynomial preconditioner PCPOLY: p(A)v against the polynomial evaluated densely (every type, with and
 #    without Jacobi scaling, transposed too), GMRES polynomial of full degree = A^-1, iterations falling with the degree
 #    (2D Laplacian: CG, GMRES, BiCGSTAB; ex19: GMRES and BiCGSTAB, aij and the plugin types, 2 ranks), view, bad options

@@ -273,7 +273,8 @@ int main(int argc, char **argv)
   PetscInt    seed     = -1;
   const char *specs[]  = {"random:m=600,k=7,empty=0.15,seed=@", "random:m=300,n=900,k=9,seed=@", "random:m=900,n=200,k=4,empty=0.3,seed=@",
                           "random:m=400,k=3,empty=1,seed=@",  "stencil27:n=9",                  "stencil7:n=11",
-                          "denserows:m=2000,k=5,len=1800,dense=4,seed=@", "banded:m=1,bw=0", "banded:m=0,bw=1", "rmat:scale=11,ef=8,seed=@"};
+                          "denserows:m=2000,k=5,len=1800,dense=4,seed=@", "banded:m=1,bw=0", "banded:m=0,bw=1", "rmat:scale=11,ef=8,seed=@",
+                          "stencil7:n=12,const=1",           "rmat:scale=10,ef=6,const=1,seed=@"};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -4,12 +4,14 @@
 #include "../mat/impls/spmv/spmvimpl.h"
 #include "../mat/impls/spmv/brc/brc.h"
 #include "../mat/impls/spmv/suraa/suraa.h"
+#include "../mat/impls/spmv/ccoo/ccoo.h"
 #include "../ksp/pc/impls/poly/polyimpl.h"
 #include <petscspmv.h>
 
 namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
 const SpMVFormatInfo SURAAInfo = {MATSURAA, MATSEQAIJSURAA, MATMPIAIJSURAA, "sorted segmented rows, Muhammed et al. Appl. Sci. 2019", SURAACreate};
+const SpMVFormatInfo CCOOInfo = {MATCCOO, MATSEQAIJCCOO, MATMPIAIJCCOO, "balanced compressed COO, Aliaga et al. Euro-Par 2020", CCOOCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -18,6 +20,7 @@ struct Entry {
 const Entry Formats[] = {
   {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
   {&SURAAInfo, MatCreate_SeqAIJSpMV_T<&SURAAInfo>, MatCreate_MPIAIJSpMV_T<&SURAAInfo>},
+  {&CCOOInfo, MatCreate_SeqAIJSpMV_T<&CCOOInfo>, MatCreate_MPIAIJSpMV_T<&CCOOInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 

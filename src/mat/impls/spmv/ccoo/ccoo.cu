@@ -1,0 +1,784 @@
+/* CCOO on the device: layout built on the GPU from the device CSR (row statistics, slot scan, value
+   table by radix sort and run-length encoding, per-chunk analysis, chunk pointer scan, fill), values
+   refresh, the SpMV kernel; and the format object that the generic type drives.  See ccoo.h. */
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include "ccoo.h"
+#include <petscdevice_cuda.h>
+#include <cub/cub.cuh>
+#include <algorithm>
+#include <climits>
+
+namespace {
+using u64                  = unsigned long long;
+constexpr int      kMaxB     = 256;       /* threads per chunk: 8-bit row offsets need B <= 256 */
+constexpr int      kMaxWarps = kMaxB / 32;
+constexpr int      kThreads  = 256;       /* blocks of the row/entry kernels */
+constexpr unsigned kFull     = 0xffffffffu;
+
+inline unsigned GridFor(int64_t threads, int64_t cap = (int64_t)1 << 30)
+{
+  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, cap));
+}
+
+template <typename T>
+PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
+  if (bytes) *bytes += n * sizeof(T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* build                                                                                           */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* s[0..3] slots for K = 1, 2, 4, 8; s[4] nonempty rows; s[5] longest row */
+__global__ void RowStats(PetscInt m, const int *__restrict__ rp, u64 *__restrict__ s)
+{
+  u64 a[6] = {0, 0, 0, 0, 0, 0};
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
+    const int len = rp[r + 1] - rp[r];
+#pragma unroll
+    for (int e = 0; e < 4; e++) a[e] += (u64)CCOOSlots(len, 1 << e);
+    a[4] += len > 0;
+    a[5] = max(a[5], (u64)len);
+  }
+#pragma unroll
+  for (int e = 0; e < 6; e++)
+    for (int o = 16; o > 0; o >>= 1) {
+      const u64 b = __shfl_down_sync(kFull, a[e], o);
+      a[e]        = e == 5 ? max(a[e], b) : a[e] + b;
+    }
+  if ((threadIdx.x & 31) == 0) {
+    for (int e = 0; e < 5; e++) atomicAdd(s + e, a[e]);
+    atomicMax(s + 5, a[5]);
+  }
+}
+
+/* gs[r] = slots of row r (r < m), gs[m] = 0: scanned in place into the slot starts */
+__global__ void RowSlots(PetscInt m, const int *__restrict__ rp, int K, int64_t *__restrict__ gs)
+{
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r <= m; r += (int64_t)gridDim.x * blockDim.x) gs[r] = r < m ? CCOOSlots(rp[r + 1] - rp[r], K) : 0;
+}
+
+__global__ void Iota(int64_t n, int *__restrict__ v)
+{
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) v[i] = (int)i;
+}
+
+/* the L most frequent runs (in count-descending, bits-ascending order): their bits and first positions */
+__global__ void PickTable(int L, const int *__restrict__ rid, const u64 *__restrict__ uniq, const int *__restrict__ runoff, const int *__restrict__ pos, u64 *__restrict__ bits, int *__restrict__ first)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= L) return;
+  const int r = rid[i];
+  bits[i]     = uniq[r];
+  first[i]    = pos[runoff[r]]; /* the stable sort kept positions ascending within a run */
+}
+
+/* position of b in the sorted table, -1 if absent (std::lower_bound on the host) */
+__device__ __forceinline__ int LutFind(const u64 *lut, int L, u64 b)
+{
+  int lo = 0, hi = L;
+  while (lo < hi) {
+    const int mid = (lo + hi) >> 1;
+    if (lut[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < L && lut[lo] == b ? lo : -1;
+}
+
+/* block reductions for blockDim.x <= kMaxB, a multiple of 32; every thread gets the result */
+__device__ int BlockMin(int v, int *sh)
+{
+  for (int o = 16; o > 0; o >>= 1) v = min(v, __shfl_xor_sync(kFull, v, o));
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
+  __syncthreads();
+  int r = sh[0];
+  for (int i = 1; i < (int)(blockDim.x >> 5); i++) r = min(r, sh[i]);
+  return r;
+}
+__device__ int BlockMax(int v, int *sh)
+{
+  for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_xor_sync(kFull, v, o));
+  __syncthreads();
+  if ((threadIdx.x & 31) == 0) sh[threadIdx.x >> 5] = v;
+  __syncthreads();
+  int r = sh[0];
+  for (int i = 1; i < (int)(blockDim.x >> 5); i++) r = max(r, sh[i]);
+  return r;
+}
+
+/*
+  Per chunk (one block of B threads, thread t = slot c*B + t): the slot's row (binary search over the slot
+  starts), CSR position and real entries; the chunk's flags, base row, smallest column, column width,
+  table membership and blob size. Same rules as CCOOBuildHostLayout.
+*/
+__global__ void __launch_bounds__(kMaxB) Analyze(int64_t nchunks, int64_t S, PetscInt m, int nnz, int K, const int64_t *__restrict__ gstart, const int *__restrict__ rp, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, int col_bits, int single_ok, int *__restrict__ slot_row, int *__restrict__ slot_src, unsigned char *__restrict__ slot_cnt, unsigned char *__restrict__ fmt, int *__restrict__ row_base, int *__restrict__ col_base, int64_t *__restrict__ size)
+{
+  __shared__ u64 slut[256];
+  __shared__ int sh[kMaxWarps];
+  __shared__ int last_row, last_next;
+  const int      B = blockDim.x, t = threadIdx.x;
+
+  for (int i = t; i < L; i += B) slut[i] = lut[i];
+  __syncthreads();
+  for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
+    const int64_t s = c * B + t;
+    int           r, p, cnt, flag = 0;
+    if (s < S) {
+      PetscInt lo = 0, hi = m; /* gstart[lo] <= s < gstart[hi] */
+      while (hi - lo > 1) {
+        const PetscInt mid = lo + (hi - lo) / 2;
+        if (gstart[mid] <= s) lo = mid;
+        else hi = mid;
+      }
+      const int64_t g   = s - gstart[lo];
+      const int     len = rp[lo + 1] - rp[lo];
+      r                 = (int)lo;
+      p                 = rp[lo] + (int)(g * K);
+      cnt               = (int)max((int64_t)0, min((int64_t)K, (int64_t)len - g * K));
+      if (t == 0) flag = g > 0;                                      /* the row started in an earlier chunk */
+      if (t == B - 1) flag = s + 1 < S && gstart[lo + 1] > s + 1; /* the next slot is the same row */
+    } else { /* tail of the last chunk: the last row, no entries */
+      r   = (int)(m - 1);
+      p   = nnz;
+      cnt = 0;
+    }
+    slot_row[s] = r;
+    slot_src[s] = p;
+    slot_cnt[s] = (unsigned char)cnt;
+    int mn = INT_MAX, mx = -1, ok = 1;
+    for (int k = 0; k < cnt; k++) {
+      const int col = Aj[p + k];
+      mn            = min(mn, col);
+      mx            = max(mx, col);
+      if (ok) ok = LutFind(slut, L, Abits[p + k]) >= 0;
+    }
+    if (t == B - 1) {
+      last_row  = r;
+      last_next = flag;
+    }
+    mn = BlockMin(mn, sh); /* its barriers also publish last_row / last_next */
+    mx = BlockMax(mx, sh);
+    ok = __syncthreads_and(ok);
+    if (t == 0) {
+      const bool    single = single_ok && last_row == r;
+      const int64_t maxoff = mx >= 0 ? (int64_t)mx - mn : 0;
+      const bool    inlut  = L > 0 && ok;
+      const unsigned f     = (single ? CCOO_SINGLE : 0u) | ((unsigned)CCOOWidthCode(maxoff, col_bits) << CCOO_COL_SHIFT) | (inlut ? CCOO_HAS_IDX | CCOO_LUT_MODE : 0u) | (flag ? CCOO_CONT_PREV : 0u) | (last_next ? CCOO_CONT_NEXT : 0u);
+      fmt[c]               = (unsigned char)f;
+      row_base[c]          = r;
+      col_base[c]          = mx >= 0 ? mn : 0;
+      size[c]              = CCOOChunkBytes(f, B, K);
+    }
+    __syncthreads(); /* last_row / last_next are rewritten by the next chunk */
+  }
+}
+
+/* The blob (row offsets, column offsets or sentinels, table indices) and the plain values of every chunk */
+__global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int K, const int *__restrict__ slot_row, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ blob, u64 *__restrict__ vals)
+{
+  __shared__ u64 slut[256];
+  const int      B = blockDim.x, t = threadIdx.x;
+  const int64_t  C = (int64_t)B * K;
+
+  for (int i = t; i < L; i += B) slut[i] = lut[i];
+  __syncthreads();
+  for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
+    const unsigned f = fmt[c];
+    const int      code = (f >> 1) & 3, cb = col_base[c];
+    const int64_t  s = c * B + t;
+    const int      src = slot_src[s], cnt = slot_cnt[s];
+    unsigned char *p = blob + chunk_ptr[c];
+    if (!(f & CCOO_SINGLE)) {
+      p[t] = (unsigned char)(slot_row[s] - row_base[c]);
+      p += B;
+    }
+    unsigned char *idx = p + (C << code);
+    for (int k = 0; k < K; k++) {
+      const int      q    = k * B + t;
+      const bool     real = k < cnt;
+      const int      e    = src + k;
+      const uint32_t off  = real ? (uint32_t)(Aj[e] - cb) : CCOOSentinel(code);
+      if (code == 0) p[q] = (unsigned char)off;
+      else if (code == 1) reinterpret_cast<unsigned short *>(p)[q] = (unsigned short)off;
+      else reinterpret_cast<unsigned int *>(p)[q] = off;
+      if (f & CCOO_HAS_IDX) idx[q] = real ? (unsigned char)LutFind(slut, L, Abits[e]) : 0;
+      vals[c * C + q] = real ? Abits[e] : 0ull;
+    }
+  }
+}
+
+/* cnt: single-row, 8/16/32-bit columns, with indices, table values now, first row crossing */
+__global__ void CountChunks(int64_t nchunks, const unsigned char *__restrict__ fmt, u64 *__restrict__ cnt)
+{
+  u64 a[7] = {0, 0, 0, 0, 0, 0, 0};
+  for (int64_t c = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; c < nchunks; c += (int64_t)gridDim.x * blockDim.x) {
+    const unsigned f = fmt[c];
+    a[0] += (f & CCOO_SINGLE) != 0;
+    a[1 + min((f >> 1) & 3u, 2u)]++;
+    a[4] += (f & CCOO_HAS_IDX) != 0;
+    a[5] += (f & CCOO_LUT_MODE) != 0;
+    a[6] += (f & CCOO_CONT_PREV) != 0;
+  }
+#pragma unroll
+  for (int e = 0; e < 7; e++)
+    for (int o = 16; o > 0; o >>= 1) a[e] += __shfl_down_sync(kFull, a[e], o);
+  if ((threadIdx.x & 31) == 0)
+    for (int e = 0; e < 7; e++)
+      if (a[e]) atomicAdd(cnt + e, a[e]);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* values refresh                                                                                  */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* lut[i] = a[rep[i]]; a chunk with indices keeps table values iff every new value equals its entry bit
+   for bit, else (and for chunks without indices) its plain values are rewritten. One block per chunk. */
+__global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const unsigned char *__restrict__ blob, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ fmt, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const u64 *__restrict__ Abits, const int *__restrict__ rep, int L, u64 *__restrict__ lut, u64 *__restrict__ vals, u64 *__restrict__ nlut)
+{
+  __shared__ u64 slut[256];
+  const int      B = blockDim.x, t = threadIdx.x;
+  const int64_t  C = (int64_t)B * K;
+
+  for (int i = t; i < L; i += B) {
+    const u64 b = Abits[rep[i]];
+    slut[i]     = b;
+    if (blockIdx.x == 0) lut[i] = b;
+  }
+  __syncthreads();
+  for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
+    const unsigned f   = fmt[c];
+    const int64_t  s   = c * B + t;
+    const int      src = slot_src[s], cnt = slot_cnt[s];
+    u64            a[8];
+#pragma unroll
+    for (int k = 0; k < 8; k++) a[k] = k < K && k < cnt ? Abits[src + k] : 0ull;
+    int ok = 0;
+    if (f & CCOO_HAS_IDX) {
+      const unsigned char *idx = blob + chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3));
+      ok                       = 1;
+#pragma unroll
+      for (int k = 0; k < 8; k++)
+        if (k < cnt) {
+          const int i = idx[k * B + t];
+          ok          = ok && i < L && slut[i] == a[k];
+        }
+    }
+    const int use = __syncthreads_and(ok); /* f is the same for the whole block: every thread gets here */
+    if (!use)
+#pragma unroll
+      for (int k = 0; k < 8; k++)
+        if (k < K) vals[c * C + k * B + t] = a[k];
+    if (t == 0) { /* every thread read fmt[c] before the barrier */
+      fmt[c] = (unsigned char)((f & ~CCOO_LUT_MODE) | (use ? CCOO_LUT_MODE : 0u));
+      if (use) atomicAdd(nlut, 1ull);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* product                                                                                         */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* y = A x: rows that cross a chunk boundary get atomics, so they start from 0 */
+__global__ void ZeroCrossing(int64_t nchunks, PetscInt m, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, PetscScalar *__restrict__ y)
+{
+  for (int64_t c = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; c < nchunks; c += (int64_t)gridDim.x * blockDim.x)
+    if (fmt[c] & CCOO_CONT_PREV) {
+      const int r = row_base[c];
+      if (r >= 0 && r < m) y[r] = 0.0;
+    }
+}
+
+/* thread t's K entries (k-major: k*B + t), sentinels skipped; the sum starts at -0.0 when adding */
+template <int K, typename T, bool LUT, bool ADD>
+__device__ __forceinline__ double ChunkDot(const unsigned char *colp, const unsigned char *idxp, const double *vb, const double *slut, const double *xb, int B, int t)
+{
+  const T    *cp   = reinterpret_cast<const T *>(colp);
+  constexpr T sent = (T)~(T)0;
+  T           off[K];
+  double      a[K];
+#pragma unroll
+  for (int k = 0; k < K; k++) off[k] = __ldcs(cp + k * B + t);
+#pragma unroll
+  for (int k = 0; k < K; k++) {
+    if (LUT) a[k] = slut[__ldcs(idxp + k * B + t)];
+    else a[k] = __ldcs(vb + k * B + t);
+  }
+  double v = ADD ? -0.0 : 0.0;
+#pragma unroll
+  for (int k = 0; k < K; k++)
+    if (off[k] != sent) v += a[k] * __ldg(xb + off[k]);
+  return v;
+}
+
+template <bool ADD>
+__device__ __forceinline__ void StoreRow(PetscScalar *y, int r, double s, bool cross)
+{
+  if (cross) atomicAdd(y + r, s);
+  else if (ADD) y[r] += s;
+  else y[r] = s;
+}
+
+/*
+  y = A x (ADD false) or y += A x. Persistent blocks of B threads loop over the chunks; the table (lutn
+  entries, 0 when no chunk uses it) is staged once in shared memory. Per chunk: thread t sums its K
+  entries, then a single-row chunk reduces over the block and stores once; any other chunk runs the warp
+  segmented suffix scan by row offset, and the first thread of each row segment (its "true head") adds
+  the first-segment sums of the following warps that continue its row and stores the row: an atomic for
+  the chunk's first row when it continues from the previous chunk and for its last row when it
+  continues into the next one, a plain store otherwise.
+*/
+template <int K, bool ADD>
+__global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, const unsigned char *__restrict__ blob, const double *__restrict__ vals, const u64 *__restrict__ lut, int lutn, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
+{
+  __shared__ double slut[256];
+  __shared__ double wsum[kMaxWarps];
+  __shared__ int    wfirst[kMaxWarps], wlast[kMaxWarps];
+  const int         B = blockDim.x, t = threadIdx.x, lane = t & 31, w = t >> 5, nw = B >> 5;
+  const int64_t     C = (int64_t)B * K;
+
+  if (lutn > 0) {
+    for (int i = t; i < lutn; i += B) slut[i] = __longlong_as_double((long long)lut[i]);
+    __syncthreads();
+  }
+  for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
+    const unsigned       f    = __ldg(fmt + c);
+    const int            rb   = __ldg(row_base + c), code = (f >> 1) & 3;
+    const unsigned char *p    = blob + __ldg(chunk_ptr + c);
+    const double        *xb   = x + __ldg(col_base + c);
+    const double        *vb   = vals + c * C;
+    const bool           single = f & CCOO_SINGLE;
+    int                  ro     = 0;
+    if (!single) {
+      ro = __ldcs(p + t);
+      p += B;
+    }
+    double v;
+    if (f & CCOO_LUT_MODE) {
+      const unsigned char *ip = p + (C << code);
+      if (code == 0) v = ChunkDot<K, unsigned char, true, ADD>(p, ip, vb, slut, xb, B, t);
+      else if (code == 1) v = ChunkDot<K, unsigned short, true, ADD>(p, ip, vb, slut, xb, B, t);
+      else v = ChunkDot<K, unsigned int, true, ADD>(p, ip, vb, slut, xb, B, t);
+    } else {
+      if (code == 0) v = ChunkDot<K, unsigned char, false, ADD>(p, nullptr, vb, slut, xb, B, t);
+      else if (code == 1) v = ChunkDot<K, unsigned short, false, ADD>(p, nullptr, vb, slut, xb, B, t);
+      else v = ChunkDot<K, unsigned int, false, ADD>(p, nullptr, vb, slut, xb, B, t);
+    }
+    if (single) {
+      for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(kFull, v, o);
+      if (lane == 0) wsum[w] = v;
+      __syncthreads();
+      if (t == 0) {
+        double s = wsum[0];
+        for (int i = 1; i < nw; i++) s += wsum[i];
+        if (rb >= 0 && rb < m) StoreRow<ADD>(y, rb, s, (f & (CCOO_CONT_PREV | CCOO_CONT_NEXT)) != 0);
+      }
+    } else {
+      /* warp segmented suffix scan (Listing 1.2): lane i ends with the sum of lanes i.. of its row */
+#pragma unroll
+      for (int l = 1; l < 32; l <<= 1) {
+        const double tv = __shfl_down_sync(kFull, v, l);
+        const int    tr = __shfl_down_sync(kFull, ro, l);
+        if (lane + l < 32 && tr == ro) v += tv;
+      }
+      const int prev = __shfl_up_sync(kFull, ro, 1);
+      if (lane == 0) {
+        wfirst[w] = ro;
+        wsum[w]   = v; /* the sum of this warp's first row segment */
+      }
+      if (lane == 31) wlast[w] = ro;
+      __syncthreads();
+      const bool head = lane == 0 ? !(w > 0 && wlast[w - 1] == ro) : prev != ro;
+      if (head) {
+        double s = v;
+        if (wlast[w] == ro) /* my segment reaches the end of the warp: collect the warps that continue it */
+          for (int w2 = w + 1; w2 < nw && wfirst[w2] == ro; w2++) {
+            s += wsum[w2];
+            if (wlast[w2] != ro) break;
+          }
+        const bool cross = (ro == 0 && (f & CCOO_CONT_PREV)) || (ro == wlast[nw - 1] && (f & CCOO_CONT_NEXT));
+        const int  r     = rb + ro;
+        if (r >= 0 && r < m) StoreRow<ADD>(y, r, s, cross);
+      }
+    }
+    __syncthreads(); /* wsum / wfirst / wlast are rewritten by the next chunk */
+  }
+}
+
+template <int K>
+PetscErrorCode LaunchSpMV(bool add, unsigned grid, int B, cudaStream_t s, int64_t nchunks, PetscInt m, const unsigned char *fmt, const int *row_base, const int *col_base, const int64_t *chunk_ptr, const unsigned char *blob, const double *vals, const u64 *lut, int lutn, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  if (add) SpMV<K, true><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
+  else SpMV<K, false><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
+  SpMVCheckLaunch();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+template <int K>
+PetscErrorCode Occupancy(int B, int *nb)
+{
+  int a = 0, b = 0;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&a, SpMV<K, false>, B, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, SpMV<K, true>, B, 0));
+  *nb = std::max(1, std::min(a, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CUB temporary storage that grows to the largest request */
+PetscErrorCode GrowTemp(void **tmp, std::size_t *have, std::size_t need)
+{
+  PetscFunctionBegin;
+  if (need > *have) {
+    if (*tmp) PetscCallCUDA(cudaFree(*tmp));
+    *tmp = nullptr;
+    PetscCallCUDA(cudaMalloc(tmp, need));
+    *have = need;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+struct CCOODevice {
+  unsigned char *fmt = nullptr, *blob = nullptr, *slot_cnt = nullptr;
+  int           *row_base = nullptr, *col_base = nullptr, *slot_src = nullptr, *rep = nullptr;
+  int64_t       *chunk_ptr = nullptr;
+  double        *vals      = nullptr;
+  u64           *lut = nullptr, *counter = nullptr;
+  std::size_t    bytes = 0;
+};
+} // namespace
+
+class CCOO final : public SpMVFormat {
+  CCOOOptions opt;
+  CCOOStats   st;
+  CCOOLayout  host;
+  CCOODevice  dev;
+  unsigned    grid = 1, gridb = 1; /* product grid, build/refresh grid */
+  bool        refreshed = false;   /* the device values were refreshed since the build */
+
+public:
+  ~CCOO() override { (void)ReleaseDevice(); }
+
+  PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
+  {
+    PetscFunctionBegin;
+    PetscCall(PetscOptionsInt("-mat_ccoo_threads", "Threads per block = K-entry slots per chunk (32, 64, 128 or 256; the paper's B)", "MatSetType", opt.threads, &opt.threads, NULL));
+    PetscCall(PetscOptionsInt("-mat_ccoo_k", "Nonzeros per thread, rows padded to a multiple of it (1, 2, 4 or 8; 0 = automatic by stored bytes)", "MatSetType", opt.k, &opt.k, NULL));
+    PetscCall(PetscOptionsInt("-mat_ccoo_col_bits", "Narrowest column offset width allowed (8, 16 or 32; 32 = no column compression)", "MatSetType", opt.col_bits, &opt.col_bits, NULL));
+    PetscCall(PetscOptionsInt("-mat_ccoo_lut_size", "Entries of the table of most frequent values (0 to 256; 0 = plain values only)", "MatSetType", opt.lut_size, &opt.lut_size, NULL));
+    PetscCall(PetscOptionsBool("-mat_ccoo_single_row", "Chunks inside one row store no row offsets and use a plain block reduction", "MatSetType", opt.single_row, &opt.single_row, NULL));
+    PetscCheck(opt.threads == 32 || opt.threads == 64 || opt.threads == 128 || opt.threads == 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_threads %" PetscInt_FMT " must be 32, 64, 128 or 256", opt.threads);
+    PetscCheck(opt.k == 0 || opt.k == 1 || opt.k == 2 || opt.k == 4 || opt.k == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_k %" PetscInt_FMT " must be 0 (automatic), 1, 2, 4 or 8", opt.k);
+    PetscCheck(opt.col_bits == 8 || opt.col_bits == 16 || opt.col_bits == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_col_bits %" PetscInt_FMT " must be 8, 16 or 32", opt.col_bits);
+    PetscCheck(opt.lut_size >= 0 && opt.lut_size <= 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_lut_size %" PetscInt_FMT " must be in [0, 256]", opt.lut_size);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode CopyOptions(const SpMVFormat &from) override
+  {
+    PetscFunctionBegin;
+    opt = static_cast<const CCOO &>(from).opt;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override { return CCOOBuildHostLayout(opt, A, &host, &st); }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &A) override { return CCOORefreshHostLayout(A, &host, &st); }
+  PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
+  {
+    PetscFunctionBegin;
+    CCOOMultHost(host, x, y, add);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode ReleaseDevice() override
+  {
+    PetscFunctionBegin;
+    for (void *p : {(void *)dev.fmt, (void *)dev.blob, (void *)dev.slot_cnt, (void *)dev.row_base, (void *)dev.col_base, (void *)dev.slot_src, (void *)dev.rep, (void *)dev.chunk_ptr, (void *)dev.vals, (void *)dev.lut, (void *)dev.counter})
+      if (p) PetscCallCUDA(cudaFree(p));
+    dev = CCOODevice();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  std::size_t DeviceBytes() const override { return dev.bytes; }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    const PetscInt m = A.m, B = opt.threads;
+    u64           *sums = nullptr, hs[7];
+    int64_t       *gstart = nullptr, *size = nullptr;
+    int           *slot_row = nullptr;
+    void          *tmp      = nullptr;
+    std::size_t    tmpbytes = 0, need = 0;
+    /* table build */
+    u64 *kb = nullptr, *uniq = nullptr, *selbits = nullptr;
+    int *iota = nullptr, *pb = nullptr, *cnt = nullptr, *cnt2 = nullptr, *off = nullptr, *rid = nullptr, *rid2 = nullptr, *selpos = nullptr, *nruns = nullptr;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseDevice());
+    st        = CCOOStats();
+    refreshed = false;
+    st.m      = m;
+    st.n      = A.n;
+    st.nnz    = A.nnz;
+    st.B      = B;
+    if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    int dv, sms;
+    PetscCallCUDA(cudaGetDevice(&dv));
+    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dv));
+
+    /* 1. row statistics and K */
+    PetscCall(DeviceAlloc(&sums, 7, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(sums, 0, 7 * sizeof(u64), s));
+    RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, sums);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaMemcpyAsync(hs, sums, 6 * sizeof(u64), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    for (int e = 0; e < 4; e++) st.slots_k[e] = (int64_t)hs[e];
+    st.nonempty = (PetscInt)hs[4];
+    st.maxlen   = (PetscInt)hs[5];
+    PetscCall(CCOOChooseK(opt, st.slots_k, &st.K));
+    const PetscInt K = st.K;
+    const int64_t  C = (int64_t)B * K;
+    st.S             = st.slots_k[K == 1 ? 0 : K == 2 ? 1 : K == 4 ? 2 : 3];
+    st.nchunks       = (st.S + B - 1) / B;
+    st.padded        = st.nchunks * C;
+    PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
+    gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
+
+    /* 2. slot starts */
+    PetscCall(DeviceAlloc(&gstart, m + 1, nullptr));
+    RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, gstart, gstart, (int)(m + 1), s));
+    PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, gstart, gstart, (int)(m + 1), s));
+
+    /* 3. value table: sort (bits, position) pairs, run lengths, stable sort of the runs by count, the
+          first L runs sorted by bits with their first positions */
+    const u64 *Abits = reinterpret_cast<const u64 *>(A.a);
+    if (opt.lut_size > 0 && A.nnz > 0) {
+      const int nnz = (int)A.nnz;
+      int       hn  = 0;
+      PetscCall(DeviceAlloc(&iota, nnz, nullptr));
+      PetscCall(DeviceAlloc(&kb, nnz, nullptr));
+      PetscCall(DeviceAlloc(&pb, nnz, nullptr));
+      PetscCall(DeviceAlloc(&uniq, nnz, nullptr));
+      PetscCall(DeviceAlloc(&cnt, nnz, nullptr));
+      PetscCall(DeviceAlloc(&nruns, 1, nullptr));
+      Iota<<<GridFor(nnz), kThreads, 0, s>>>(nnz, iota);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, 0, 64, s));
+      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, 0, 64, s));
+      PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(nullptr, need, kb, uniq, cnt, nruns, nnz, s));
+      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, kb, uniq, cnt, nruns, nnz, s));
+      PetscCallCUDA(cudaMemcpyAsync(&hn, nruns, sizeof(int), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      st.ndistinct = hn;
+      st.L         = (PetscInt)std::min<int64_t>(opt.lut_size, hn);
+      PetscCall(DeviceAlloc(&off, hn, nullptr));
+      PetscCall(DeviceAlloc(&rid, hn, nullptr));
+      PetscCall(DeviceAlloc(&rid2, hn, nullptr));
+      PetscCall(DeviceAlloc(&cnt2, hn, nullptr));
+      PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, cnt, off, hn, s));
+      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, cnt, off, hn, s));
+      Iota<<<GridFor(hn), kThreads, 0, s>>>(hn, rid);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, cnt, cnt2, rid, rid2, hn, 0, 32, s));
+      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(tmp, need, cnt, cnt2, rid, rid2, hn, 0, 32, s));
+      PetscCall(DeviceAlloc(&selbits, st.L, nullptr));
+      PetscCall(DeviceAlloc(&selpos, st.L, nullptr));
+      PetscCall(DeviceAlloc(&dev.lut, st.L, &dev.bytes));
+      PetscCall(DeviceAlloc(&dev.rep, st.L, &dev.bytes));
+      PickTable<<<GridFor(st.L), kThreads, 0, s>>>((int)st.L, rid2, uniq, off, pb, selbits, selpos);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, selbits, dev.lut, selpos, dev.rep, (int)st.L, 0, 64, s));
+      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, selbits, dev.lut, selpos, dev.rep, (int)st.L, 0, 64, s));
+      {
+        int hc[256];
+        PetscCallCUDA(cudaMemcpyAsync(hc, cnt2, st.L * sizeof(int), cudaMemcpyDeviceToHost, s));
+        PetscCallCUDA(cudaStreamSynchronize(s));
+        for (PetscInt i = 0; i < st.L; i++) st.lut_cover += hc[i];
+      }
+    }
+
+    /* 4. per-chunk analysis */
+    PetscCall(DeviceAlloc(&dev.fmt, st.nchunks, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.row_base, st.nchunks, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.col_base, st.nchunks, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.chunk_ptr, st.nchunks + 1, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.slot_src, st.nchunks * B, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.slot_cnt, st.nchunks * B, &dev.bytes));
+    PetscCall(DeviceAlloc(&slot_row, st.nchunks * B, nullptr));
+    PetscCall(DeviceAlloc(&size, st.nchunks + 1, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(size + st.nchunks, 0, sizeof(int64_t), s));
+    Analyze<<<gridb, B, 0, s>>>(st.nchunks, st.S, m, (int)A.nnz, (int)K, gstart, A.i, A.j, Abits, dev.lut, (int)st.L, (int)opt.col_bits, opt.single_row ? 1 : 0, slot_row, dev.slot_src, dev.slot_cnt, dev.fmt, dev.row_base, dev.col_base, size);
+    SpMVCheckLaunch();
+
+    /* 5. chunk pointers */
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, size, dev.chunk_ptr, (int)(st.nchunks + 1), s));
+    PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, size, dev.chunk_ptr, (int)(st.nchunks + 1), s));
+    PetscCallCUDA(cudaMemcpyAsync(&st.blob_bytes, dev.chunk_ptr + st.nchunks, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+
+    /* 6. fill */
+    PetscCall(DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.vals, st.padded, &dev.bytes));
+    Fill<<<gridb, B, 0, s>>>(st.nchunks, (int)K, slot_row, dev.slot_src, dev.slot_cnt, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<u64 *>(dev.vals));
+    SpMVCheckLaunch();
+
+    /* 7. chunk counts */
+    PetscCall(DeviceAlloc(&dev.counter, 1, &dev.bytes));
+    PetscCallCUDA(cudaMemsetAsync(sums, 0, 7 * sizeof(u64), s));
+    CountChunks<<<GridFor(st.nchunks, 1024), kThreads, 0, s>>>(st.nchunks, dev.fmt, sums);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaMemcpyAsync(hs, sums, 7 * sizeof(u64), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    st.nsingle = (int64_t)hs[0];
+    for (int e = 0; e < 3; e++) st.ncol[e] = (int64_t)hs[1 + e];
+    st.nidx   = (int64_t)hs[4];
+    st.nlut   = (int64_t)hs[5];
+    st.ncross = (int64_t)hs[6];
+
+    /* 8. the product's grid: as many blocks as fit on the device at once, at most one per chunk */
+    {
+      int nb = 1;
+      switch (K) {
+      case 1: PetscCall(Occupancy<1>((int)B, &nb)); break;
+      case 2: PetscCall(Occupancy<2>((int)B, &nb)); break;
+      case 4: PetscCall(Occupancy<4>((int)B, &nb)); break;
+      default: PetscCall(Occupancy<8>((int)B, &nb)); break;
+      }
+      grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
+    }
+    for (void *p : {(void *)sums, (void *)gstart, (void *)size, (void *)slot_row, tmp, (void *)kb, (void *)uniq, (void *)selbits, (void *)iota, (void *)pb, (void *)cnt, (void *)cnt2, (void *)off, (void *)rid, (void *)rid2, (void *)selpos, (void *)nruns})
+      if (p) PetscCallCUDA(cudaFree(p));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    u64 n = 0;
+
+    PetscFunctionBegin;
+    if (!st.nchunks) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCallCUDA(cudaMemsetAsync(dev.counter, 0, sizeof(u64), s));
+    Refresh<<<gridb, (unsigned)st.B, 0, s>>>(st.nchunks, (int)st.K, dev.blob, dev.chunk_ptr, dev.fmt, dev.slot_src, dev.slot_cnt, reinterpret_cast<const u64 *>(A.a), dev.rep, (int)st.L, dev.lut, reinterpret_cast<u64 *>(dev.vals), dev.counter);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaMemcpyAsync(&n, dev.counter, sizeof(u64), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    st.nlut   = (int64_t)n;
+    refreshed = true;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
+  {
+    PetscFunctionBegin;
+    if (!st.nchunks) PetscFunctionReturn(PETSC_SUCCESS);
+    if (!add && st.ncross) {
+      ZeroCrossing<<<GridFor(st.nchunks, 4096), kThreads, 0, s>>>(st.nchunks, st.m, dev.fmt, dev.row_base, y);
+      SpMVCheckLaunch();
+    }
+    const int lutn = st.nlut ? (int)st.L : 0;
+    switch (st.K) {
+    case 1: PetscCall(LaunchSpMV<1>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 2: PetscCall(LaunchSpMV<2>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 4: PetscCall(LaunchSpMV<4>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    default: PetscCall(LaunchSpMV<8>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode View(PetscViewer v) const override
+  {
+    const double  nnz    = st.nnz ? (double)st.nnz : 1.0;
+    const int64_t mbytes = CCOOMatrixBytes(st);
+
+    PetscFunctionBegin;
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT ", longest row %" PetscInt_FMT "\n", st.m, st.nonempty, st.n, (PetscInt64)st.nnz, st.maxlen));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: B %" PetscInt_FMT " threads x K %" PetscInt_FMT " = %" PetscInt64_FMT " entries per chunk, %" PetscInt64_FMT " chunks, %" PetscInt64_FMT " stored entries (padding %.1f%%)\n", st.B, st.K, (PetscInt64)st.B * st.K, (PetscInt64)st.nchunks, (PetscInt64)st.padded, 100.0 * (double)(st.padded - st.nnz) / nnz));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / 8-bit %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
+                                     (PetscInt64)st.nsingle, (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
+    if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
+  {
+    CCOOLayout ref, d;
+    CCOOStats  rst;
+
+    PetscFunctionBegin;
+    PetscCall(CCOOBuildHostLayout(opt, A, &ref, &rst));
+    PetscCheck(rst.K == st.K && rst.B == st.B && rst.S == st.S && rst.nchunks == st.nchunks && rst.padded == st.padded && rst.nonempty == st.nonempty && rst.maxlen == st.maxlen && rst.nsingle == st.nsingle && rst.ncol[0] == st.ncol[0] && rst.ncol[1] == st.ncol[1] && rst.ncol[2] == st.ncol[2] && rst.ncross == st.ncross, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "CCOO device layout shape differs from the host reference (device/host): K %" PetscInt_FMT "/%" PetscInt_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " single %" PetscInt64_FMT "/%" PetscInt64_FMT " 8/16/32-bit %" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT "/%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT " crossing %" PetscInt64_FMT "/%" PetscInt64_FMT,
+               st.K, rst.K, (PetscInt64)st.S, (PetscInt64)rst.S, (PetscInt64)st.nchunks, (PetscInt64)rst.nchunks, (PetscInt64)st.nsingle, (PetscInt64)rst.nsingle, (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)rst.ncol[0], (PetscInt64)rst.ncol[1], (PetscInt64)rst.ncol[2], (PetscInt64)st.ncross, (PetscInt64)rst.ncross);
+    /* the device arrays, into the host structure */
+    d.B = (PetscInt)st.B;
+    d.K = st.K;
+    d.m = st.m;
+    d.n = st.n;
+    d.nnz = st.nnz;
+    d.S = st.S;
+    d.nchunks = st.nchunks;
+    d.fmt.resize(st.nchunks);
+    d.row_base.resize(st.nchunks);
+    d.col_base.resize(st.nchunks);
+    d.chunk_ptr.resize(st.nchunks + 1, 0);
+    d.blob.resize(st.blob_bytes);
+    d.vals.resize(st.padded);
+    d.lut.resize(st.L);
+    d.rep.resize(st.L);
+    d.slot_src.resize(st.nchunks * st.B);
+    d.slot_cnt.resize(st.nchunks * st.B);
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    if (st.nchunks) {
+      PetscCallCUDA(cudaMemcpy(d.fmt.data(), dev.fmt, d.fmt.size(), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.row_base.data(), dev.row_base, d.row_base.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.col_base.data(), dev.col_base, d.col_base.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.chunk_ptr.data(), dev.chunk_ptr, d.chunk_ptr.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.blob.data(), dev.blob, d.blob.size(), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.vals.data(), dev.vals, d.vals.size() * sizeof(double), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.slot_src.data(), dev.slot_src, d.slot_src.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.slot_cnt.data(), dev.slot_cnt, d.slot_cnt.size(), cudaMemcpyDeviceToHost));
+    }
+    if (st.L) {
+      PetscCallCUDA(cudaMemcpy(d.lut.data(), dev.lut, d.lut.size() * sizeof(u64), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(d.rep.data(), dev.rep, d.rep.size() * sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    /* every invariant against the current CSR (exact values, bit for bit) */
+    PetscCall(CCOOCheckLayout(opt, A, d));
+    if (!refreshed) { /* then the device arrays must be the host reference's, entry by entry */
+      PetscCheck(rst.L == st.L && rst.ndistinct == st.ndistinct && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "CCOO device table/encodings differ from the host reference (device/host): table %" PetscInt_FMT "/%" PetscInt_FMT " distinct %" PetscInt64_FMT "/%" PetscInt64_FMT " covered %" PetscInt64_FMT "/%" PetscInt64_FMT " indexed chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " blob %" PetscInt64_FMT "/%" PetscInt64_FMT, st.L, rst.L, (PetscInt64)st.ndistinct,
+                 (PetscInt64)rst.ndistinct, (PetscInt64)st.lut_cover, (PetscInt64)rst.lut_cover, (PetscInt64)st.nidx, (PetscInt64)rst.nidx, (PetscInt64)st.blob_bytes, (PetscInt64)rst.blob_bytes);
+      PetscCheck(d.lut == ref.lut && d.rep == ref.rep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device value table differs from the host reference");
+      PetscCheck(d.fmt == ref.fmt && d.row_base == ref.row_base && d.col_base == ref.col_base && d.chunk_ptr == ref.chunk_ptr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device chunk metadata (fmt, row_base, col_base, chunk_ptr) differs from the host reference");
+      PetscCheck(d.slot_src == ref.slot_src && d.slot_cnt == ref.slot_cnt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device slots differ from the host reference");
+      PetscCheck(d.blob == ref.blob, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device index blob differs from the host reference");
+      for (std::size_t k = 0; k < d.vals.size(); k++) PetscCheck(CCOOBits(d.vals[k]) == CCOOBits(ref.vals[k]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device plain value %zu differs from the host reference", k);
+    } else { /* the pattern-only parts must still be the host reference's */
+      for (int64_t c = 0; c < st.nchunks; c++) PetscCheck((d.fmt[c] & ~(CCOO_LUT_MODE | CCOO_HAS_IDX)) == (ref.fmt[c] & ~(CCOO_LUT_MODE | CCOO_HAS_IDX)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device chunk %" PetscInt64_FMT ": row/column encoding differs from the host reference", (PetscInt64)c);
+      PetscCheck(d.row_base == ref.row_base && d.col_base == ref.col_base && d.slot_src == ref.slot_src && d.slot_cnt == ref.slot_cnt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device rows, columns or slots differ from the host reference");
+      PetscCheck(st.nlut <= st.nidx, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO: more chunks on table values than chunks with indices");
+    }
+    *maxdiff = 0; /* CCOOCheckLayout compared every value bit for bit */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+
+SpMVFormat *CCOOCreate(void) { return new CCOO(); }

@@ -1,0 +1,935 @@
+/*
+   test_ccoo_host: unit tests of the CCOO host reference (src/mat/impls/spmv/ccoo/ccoohost.cxx) against the
+   decisions of ../shared/reference/briefs/segsum-and-ccoo.md part B and ccoo.h.
+
+     1. worked example   a 5x300 matrix with B = 4, K = 2, table of 2: every array by hand (row offsets,
+                         8/16-bit columns with sentinels, table indices, plain values, flags, pointers);
+                         the table tie-break with 3 entries; the automatic K
+     2. executors        CCOOEmulateKernel (the kernel's algorithm) against a long double CSR product,
+                         CCOOMultHost (the plugin's host product) bit for bit against SeqAIJ's sequential
+                         row sums; y = A x (y poisoned with NaN first: every row must be written) and
+                         y += A x, on random, adversarial and encoding-limit matrices, several options and
+                         B in {256, 64, 32, 5, 1}
+     3. layout           CCOOCheckLayout (every invariant) plus independent checks: the table is the top
+                         lut_size bit patterns by (count desc, bits asc), a chunk stores indices iff all its
+                         values are in it, K and the counts, and the encodings the limits must produce
+     4. special values   NaN (payloads), +-Inf, -0.0, denormals: table entries keep their bits, products
+                         match CSR semantics (Inf in x too: padding never multiplies, empty rows stay 0)
+     5. refresh          new values (fallback to plain), scaled values (table follows), one changed value
+                         (exactly its chunk falls back), back to the original values (identical to a fresh
+                         build), shifted constant diagonal; products of the new CSR after each
+     6. parameters       automatic K on hand-made row lengths, option ranges
+
+   Usage: test_ccoo_host [-seed N]   (the seed defaults to the clock and is printed, to rerun a failure)
+   Exit status is nonzero on any failure; every failure prints one "FAIL [context]: ..." line.
+*/
+#include "mat/impls/spmv/ccoo/ccoo.h"
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Failure reporting                                                                                 */
+/* ------------------------------------------------------------------------------------------------ */
+
+static int         g_failures = 0;
+static std::string g_context;
+static const int   kMaxReported = 40;
+
+static bool Check(bool ok, const char *fmt, ...)
+{
+  if (ok) return true;
+  if (++g_failures <= kMaxReported) {
+    char    msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    std::printf("FAIL [%s]: %s\n", g_context.c_str(), msg);
+  } else if (g_failures == kMaxReported + 1) std::printf("FAIL ... (further failures not printed)\n");
+  std::fflush(stdout);
+  return false;
+}
+
+static void ReportGroup(const char *group, int failures_before, const std::string &summary)
+{
+  const int f = g_failures - failures_before;
+  if (f == 0) std::printf("%-18s %s: ok\n", group, summary.c_str());
+  else std::printf("%-18s %s: FAILED (%d failures)\n", group, summary.c_str(), f);
+  std::fflush(stdout);
+}
+
+template <typename T>
+static std::string ToString(const std::vector<T> &v)
+{
+  std::string s = "[";
+  for (std::size_t k = 0; k < v.size(); k++) s += (k ? "," : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
+template <typename T, typename U>
+static void CheckArray(const char *name, const std::vector<T> &got, const std::vector<U> &expected)
+{
+  bool same = got.size() == expected.size();
+  for (std::size_t k = 0; same && k < got.size(); k++) same = got[k] == (T)expected[k];
+  Check(same, "%s = %s, expected %s", name, ToString(got).c_str(), ToString(expected).c_str());
+}
+
+/* PETSc errors of the code under test become failures with their message */
+static std::string g_petsc_msg;
+static PetscErrorCode CaptureError(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess, void *)
+{
+  if (p == PETSC_ERROR_INITIAL) g_petsc_msg = mess ? mess : "";
+  return n;
+}
+/* runs CCOOCheckLayout; a violated invariant is a failure */
+static bool CheckInvariants(const CCOOOptions &o, const SpMVHostCsr &A, const CCOOLayout &L)
+{
+  PetscErrorCode ierr;
+  g_petsc_msg.clear();
+  PetscPushErrorHandler(CaptureError, nullptr);
+  ierr = CCOOCheckLayout(o, A, L);
+  PetscPopErrorHandler();
+  return Check(ierr == PETSC_SUCCESS, "CCOOCheckLayout: %s", g_petsc_msg.c_str());
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* CSR matrices                                                                                     */
+/* ------------------------------------------------------------------------------------------------ */
+
+using Rng = std::mt19937_64;
+
+struct Csr {
+  PetscInt                 m = 0, n = 0;
+  std::vector<PetscInt>    i{0}, j;
+  std::vector<PetscScalar> a;
+
+  PetscInt    Len(PetscInt r) const { return i[r + 1] - i[r]; }
+  PetscInt    Nnz() const { return (PetscInt)j.size(); }
+  SpMVHostCsr View() const
+  {
+    SpMVHostCsr A;
+    A.m   = m;
+    A.n   = n;
+    A.nnz = Nnz();
+    A.i   = i.data();
+    A.j   = j.data();
+    A.a   = a.data();
+    return A;
+  }
+};
+
+static PetscScalar RandomValue(Rng &rng)
+{
+  std::uniform_real_distribution<double> mag(0.25, 4.0);
+  return (rng() & 1 ? -1.0 : 1.0) * mag(rng);
+}
+static std::vector<PetscScalar> RandomVector(Rng &rng, PetscInt n)
+{
+  std::vector<PetscScalar> v(n);
+  for (auto &e : v) e = RandomValue(rng);
+  return v;
+}
+static PetscInt Uniform(Rng &rng, PetscInt lo, PetscInt hi) { return std::uniform_int_distribution<PetscInt>(lo, hi)(rng); }
+
+static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, bool sorted = true)
+{
+  std::vector<PetscInt> c(n);
+  std::iota(c.begin(), c.end(), 0);
+  len = std::min(len, n);
+  for (PetscInt k = 0; k < len; k++) std::swap(c[k], c[Uniform(rng, k, n - 1)]);
+  c.resize(len);
+  if (sorted) std::sort(c.begin(), c.end());
+  return c;
+}
+
+static Csr CsrFromEntries(PetscInt n, const std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> &rows)
+{
+  Csr A;
+  A.m = (PetscInt)rows.size();
+  A.n = n;
+  for (const auto &row : rows) {
+    for (const auto &[c, v] : row) {
+      A.j.push_back(c);
+      A.a.push_back(v);
+    }
+    A.i.push_back(A.Nnz());
+  }
+  return A;
+}
+
+/* value generators: random, or drawn from a small set (repeated values) */
+using ValueFn = std::function<PetscScalar(PetscInt row, PetscInt col)>;
+
+template <typename LenFn>
+static Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n, LenFn len, const ValueFn &val, bool sorted = true)
+{
+  std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(m);
+  for (PetscInt r = 0; r < m; r++)
+    for (PetscInt c : RandomColumns(rng, n, len(r), sorted)) e[r].push_back({c, val(r, c)});
+  return CsrFromEntries(n, e);
+}
+
+static Csr WithNewValues(const Csr &A, Rng &rng)
+{
+  Csr B = A;
+  for (auto &v : B.a) v = RandomValue(rng);
+  return B;
+}
+
+struct TestMatrix {
+  std::string name;
+  Csr         A;
+};
+
+/* 7-point stencil on an N^3 grid, -1 off the diagonal and 6 on it (constant coefficients) */
+static Csr Stencil7(PetscInt N, bool constant, Rng &rng)
+{
+  std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(N * N * N);
+  for (PetscInt r = 0; r < N * N * N; r++) {
+    const PetscInt x = r % N, y = (r / N) % N, z = r / (N * N);
+    for (PetscInt dz = -1; dz <= 1; dz++)
+      for (PetscInt dy = -1; dy <= 1; dy++)
+        for (PetscInt dx = -1; dx <= 1; dx++) {
+          if (std::abs(dx) + std::abs(dy) + std::abs(dz) > 1) continue;
+          if (x + dx < 0 || x + dx >= N || y + dy < 0 || y + dy >= N || z + dz < 0 || z + dz >= N) continue;
+          const PetscInt c = r + dx + dy * N + dz * N * N;
+          e[r].push_back({c, constant ? (c == r ? 6.0 : -1.0) : RandomValue(rng)});
+        }
+  }
+  return CsrFromEntries(N * N * N, e);
+}
+
+static std::vector<TestMatrix> MakeTestMatrices(Rng &rng)
+{
+  std::vector<TestMatrix> t;
+  const ValueFn           rnd = [&](PetscInt, PetscInt) { return RandomValue(rng); };
+  const ValueFn           few = [&](PetscInt r, PetscInt c) { return r == c ? 4.0 : (rng() % 3 == 0 ? 0.5 : -1.0); }; /* 3 values */
+  for (int k = 0; k < 6; k++) {
+    const PetscInt m = Uniform(rng, 1, 600), n = Uniform(rng, 1, 600), maxl = Uniform(rng, 1, std::min<PetscInt>(n, 60));
+    t.push_back({"random " + std::to_string(k) + " (" + std::to_string(m) + "x" + std::to_string(n) + ")", RandomCsr(rng, m, n, [&](PetscInt) { return Uniform(rng, 0, maxl); }, k % 2 ? few : rnd)});
+  }
+  for (int k = 0; k < 3; k++) {
+    const PetscInt m = Uniform(rng, 50, 400), n = Uniform(rng, 50, 3000);
+    t.push_back({"skewed " + std::to_string(k) + " (" + std::to_string(m) + "x" + std::to_string(n) + ")", RandomCsr(rng, m, n, [&](PetscInt) { return std::uniform_real_distribution<double>(0, 1)(rng) < 0.05 ? Uniform(rng, 0, n) : Uniform(rng, 0, 4); }, rnd)});
+  }
+  t.push_back({"stencil7 const 9^3", Stencil7(9, true, rng)});
+  t.push_back({"stencil7 random 7^3", Stencil7(7, false, rng)});
+  t.push_back({"empty rows (40%)", RandomCsr(rng, 300, 200, [&](PetscInt) { return std::uniform_real_distribution<double>(0, 1)(rng) < 0.4 ? 0 : Uniform(rng, 1, 30); }, rnd)});
+  t.push_back({"leading/trailing/runs of empty rows", RandomCsr(rng, 1500, 100, [&](PetscInt r) { return r < 40 || r >= 1450 || (r >= 300 && r < 1000) ? 0 : Uniform(rng, 1, 9); }, few)});
+  t.push_back({"3 nonempty rows of 200", RandomCsr(rng, 200, 100, [&](PetscInt r) { return r == 5 || r == 100 || r == 199 ? Uniform(rng, 1, 100) : 0; }, rnd)});
+  t.push_back({"all rows empty", RandomCsr(rng, 45, 30, [](PetscInt) { return 0; }, rnd)});
+  t.push_back({"one huge row (5000 > a chunk)", RandomCsr(rng, 30, 6000, [&](PetscInt r) { return r == 11 ? 5000 : Uniform(rng, 0, 5); }, few)});
+  t.push_back({"only one row, 3000 entries", RandomCsr(rng, 1, 3000, [](PetscInt) { return 3000; }, rnd)});
+  t.push_back({"fully dense row", RandomCsr(rng, 60, 300, [&](PetscInt r) { return r == 13 ? 300 : Uniform(rng, 0, 12); }, rnd)});
+  t.push_back({"fully dense 40x40", RandomCsr(rng, 40, 40, [](PetscInt) { return 40; }, few)});
+  t.push_back({"wide 10x500", RandomCsr(rng, 10, 500, [&](PetscInt) { return Uniform(rng, 0, 100); }, rnd)});
+  t.push_back({"tall 500x8", RandomCsr(rng, 500, 8, [&](PetscInt) { return Uniform(rng, 0, 8); }, rnd)});
+  t.push_back({"equal lengths 5 (ties)", RandomCsr(rng, 700, 50, [](PetscInt) { return 5; }, few)});
+  t.push_back({"unsorted columns", RandomCsr(rng, 100, 100, [&](PetscInt) { return Uniform(rng, 0, 25); }, rnd, false)});
+  /* encoding limits */
+  { /* columns 0 and 70000 + r: every chunk spans more than 2^16 columns */
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(400);
+    for (PetscInt r = 0; r < 400; r++) e[r] = {{r % 7, RandomValue(rng)}, {70000 + r, -1.0}};
+    t.push_back({"columns span > 2^16", CsrFromEntries(70400, e)});
+  }
+  { /* spans just below/above the 8- and 16-bit limits (254/255, 65534/65535) */
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(16);
+    const PetscInt spans[] = {254, 255, 256, 65534, 65535, 65536, 1, 0};
+    for (PetscInt r = 0; r < 16; r++) {
+      const PetscInt sp = spans[r % 8];
+      e[r]              = {{1000, 2.0}};
+      if (sp) e[r].push_back({1000 + sp, -1.0});
+    }
+    t.push_back({"spans at the width limits (one row per chunk with B 1)", CsrFromEntries(70000, e)});
+  }
+  { /* exactly 256, then 300 distinct values, each repeated */
+    for (PetscInt nd : {256, 300}) {
+      std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(600);
+      for (PetscInt r = 0; r < 600; r++)
+        for (PetscInt k = 0; k < 6; k++) e[r].push_back({(r + 37 * k) % 600, 1.0 + (double)((r * 6 + k) % nd)});
+      for (auto &row : e) std::sort(row.begin(), row.end());
+      t.push_back({std::to_string(nd) + " distinct values", CsrFromEntries(600, e)});
+    }
+  }
+  t.push_back({"1x1", RandomCsr(rng, 1, 1, [](PetscInt) { return 1; }, rnd)});
+  t.push_back({"1x1 empty", RandomCsr(rng, 1, 1, [](PetscInt) { return 0; }, rnd)});
+  t.push_back({"0x0", RandomCsr(rng, 0, 0, [](PetscInt) { return 0; }, rnd)});
+  t.push_back({"0x7", RandomCsr(rng, 0, 7, [](PetscInt) { return 0; }, rnd)});
+  t.push_back({"7x0", RandomCsr(rng, 7, 0, [](PetscInt) { return 0; }, rnd)});
+  return t;
+}
+
+struct TestOptions {
+  std::string name;
+  CCOOOptions o;
+};
+
+static std::vector<TestOptions> MakeTestOptions()
+{
+  std::vector<TestOptions> t;
+  CCOOOptions              o;
+  t.push_back({"defaults", o});
+  for (PetscInt k : {1, 2, 4, 8}) {
+    o   = CCOOOptions();
+    o.k = k;
+    t.push_back({"K " + std::to_string(k), o});
+  }
+  o          = CCOOOptions();
+  o.col_bits = 16;
+  t.push_back({"col_bits 16", o});
+  o          = CCOOOptions();
+  o.col_bits = 32;
+  o.k        = 2;
+  t.push_back({"col_bits 32, K 2", o});
+  o          = CCOOOptions();
+  o.lut_size = 0;
+  t.push_back({"no table", o});
+  o          = CCOOOptions();
+  o.lut_size = 1;
+  o.k        = 4;
+  t.push_back({"table of 1, K 4", o});
+  o            = CCOOOptions();
+  o.single_row = PETSC_FALSE;
+  o.k          = 8;
+  t.push_back({"no single-row, K 8", o});
+  return t;
+}
+
+static const PetscInt kBs[] = {256, 64, 32, 5};
+
+static CCOOOptions WithB(CCOOOptions o, PetscInt B)
+{
+  o.threads = B;
+  return o;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Checks                                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* y (computed from y0) against y0 + A x in long double: NaN rows must be NaN, infinite rows equal, the
+   others within 1e-13 relative to |y0| + sum |a x|; rows without entries exactly y0 */
+static void CheckProduct(const Csr &A, const std::vector<PetscScalar> &x, const std::vector<PetscScalar> &y0, const std::vector<PetscScalar> &y, const char *what)
+{
+  double   worst     = 0;
+  PetscInt worst_row = -1;
+  for (PetscInt r = 0; r < A.m; r++) {
+    long double ref = y0[r], scale = std::fabs((long double)y0[r]);
+    for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) {
+      ref += (long double)A.a[k] * x[A.j[k]];
+      scale += std::fabs((long double)A.a[k] * x[A.j[k]]);
+    }
+    if (A.Len(r) == 0) {
+      if (!Check(y[r] == y0[r] && !std::isnan(y[r]), "%s: row %" PetscInt_FMT " has no entries, y = %.17g, expected exactly %.17g", what, r, y[r], y0[r])) return;
+      continue;
+    }
+    if (std::isnan(ref)) {
+      if (!Check(std::isnan(y[r]), "%s: row %" PetscInt_FMT " should be NaN, y = %.17g", what, r, y[r])) return;
+      continue;
+    }
+    if (std::isinf(ref)) {
+      if (!Check(y[r] == (double)ref, "%s: row %" PetscInt_FMT " should be %g, y = %.17g", what, r, (double)ref, y[r])) return;
+      continue;
+    }
+    if (scale == 0) {
+      if (!Check(y[r] == 0 || y[r] == y0[r], "%s: row %" PetscInt_FMT " should be %g, y = %.17g", what, r, (double)ref, y[r])) return;
+      continue;
+    }
+    const double err = (double)(std::max((long double)0, std::fabs((long double)y[r] - ref) - 1e-300L) / scale); /* subnormal rounding is absolute */
+    if (worst_row < 0 || err > worst || std::isnan(err)) {
+      worst     = err;
+      worst_row = r;
+      if (std::isnan(err)) break;
+    }
+  }
+  if (worst_row >= 0) Check(worst <= 1e-13, "%s: row %" PetscInt_FMT " (%" PetscInt_FMT " entries) relative error %.3g > 1e-13", what, worst_row, A.Len(worst_row), worst);
+}
+
+/* y0 + A x as SeqAIJ computes it without inodes: sum = y0 (or 0), sum += a x in CSR order */
+static std::vector<PetscScalar> SequentialCsr(const Csr &A, const std::vector<PetscScalar> &x, const std::vector<PetscScalar> &y0, bool add)
+{
+  std::vector<PetscScalar> y(A.m);
+  for (PetscInt r = 0; r < A.m; r++) {
+    double sum = add ? y0[r] : 0.0;
+    for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) sum += A.a[k] * x[A.j[k]];
+    y[r] = sum;
+  }
+  return y;
+}
+
+/* y = A x (y poisoned with NaN: every row must be written) and y += A x: the kernel's algorithm against
+   the CSR product, the host product bit for bit against SeqAIJ's (which NaN comes out of NaN + NaN is
+   the compiler's operand order: any NaN will do) */
+static void CheckProducts(const CCOOLayout &L, const Csr &A, Rng &rng, const std::vector<PetscScalar> *xin = nullptr)
+{
+  const std::vector<PetscScalar> x = xin ? *xin : RandomVector(rng, A.n);
+  for (bool add : {false, true}) {
+    const std::vector<PetscScalar> y0 = add ? RandomVector(rng, A.m) : std::vector<PetscScalar>(A.m, 0.0);
+    std::vector<PetscScalar>       y  = add ? y0 : std::vector<PetscScalar>(A.m, std::numeric_limits<double>::quiet_NaN());
+    CCOOEmulateKernel(L, x.data(), y.data(), add);
+    CheckProduct(A, x, y0, y, add ? "kernel algorithm, y += A x" : "kernel algorithm, y = A x");
+    y = add ? y0 : std::vector<PetscScalar>(A.m, std::numeric_limits<double>::quiet_NaN());
+    CCOOMultHost(L, x.data(), y.data(), add);
+    const std::vector<PetscScalar> seq = SequentialCsr(A, x, y0, add);
+    for (PetscInt r = 0; r < A.m; r++)
+      if (!Check(CCOOBits(y[r]) == CCOOBits(seq[r]) || (std::isnan(y[r]) && std::isnan(seq[r])), "host product, %s: row %" PetscInt_FMT " = %.17g, SeqAIJ's sum %.17g (bits differ; NaN payloads may)", add ? "y += A x" : "y = A x", r, y[r], seq[r])) break;
+  }
+}
+
+/* the table by an independent route: counts in a map, top L by (count desc, bits asc), sorted by bits */
+static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover)
+{
+  std::map<uint64_t, int64_t> count;
+  for (PetscScalar v : A.a) count[CCOOBits(v)]++;
+  std::vector<std::pair<uint64_t, int64_t>> runs(count.begin(), count.end());
+  std::sort(runs.begin(), runs.end(), [](const auto &p, const auto &q) { return p.second != q.second ? p.second > q.second : p.first < q.first; });
+  std::vector<uint64_t> lut;
+  *ndistinct = (int64_t)runs.size();
+  *cover     = 0;
+  if (A.Nnz() == 0 || lut_size == 0) return lut;
+  for (PetscInt i = 0; i < lut_size && i < (PetscInt)runs.size(); i++) {
+    lut.push_back(runs[i].first);
+    *cover += runs[i].second;
+  }
+  std::sort(lut.begin(), lut.end());
+  return lut;
+}
+
+/* K by the documented model: min slots(K) (80 K + 24), ties to the larger K */
+static PetscInt ExpectedK(const CCOOOptions &o, const Csr &A)
+{
+  if (o.k) return o.k;
+  PetscInt best = 0;
+  double   cost = 0;
+  for (PetscInt K : {8, 4, 2, 1}) {
+    int64_t s = 0;
+    for (PetscInt r = 0; r < A.m; r++) s += A.Len(r) ? (A.Len(r) + K - 1) / K : 1;
+    const double c = (double)s * (80.0 * K + 24.0);
+    if (!best || c < cost) {
+      best = K;
+      cost = c;
+    }
+  }
+  return best;
+}
+
+/* independent checks of a freshly built layout (the invariants themselves are CCOOCheckLayout's) */
+static void CheckBuilt(const CCOOOptions &o, const Csr &A, const CCOOLayout &L, const CCOOStats &st)
+{
+  const SpMVHostCsr V = A.View();
+  if (!CheckInvariants(o, V, L)) return;
+  Check(L.K == ExpectedK(o, A) && st.K == L.K && L.B == o.threads, "K = %" PetscInt_FMT " (stats %" PetscInt_FMT "), expected %" PetscInt_FMT "; B = %" PetscInt_FMT, L.K, st.K, ExpectedK(o, A), L.B);
+  int64_t    ndistinct, cover;
+  const auto lut = ExpectedTable(A, o.lut_size, &ndistinct, &cover);
+  Check(L.lut == lut, "table %zu entries, expected %zu (top %" PetscInt_FMT " by count, then bits)", L.lut.size(), lut.size(), o.lut_size);
+  Check(st.L == (PetscInt)lut.size() && st.lut_cover == cover && (A.Nnz() == 0 || o.lut_size == 0 || st.ndistinct == ndistinct), "stats table %" PetscInt_FMT " cover %lld distinct %lld, expected %zu %lld %lld", st.L, (long long)st.lut_cover, (long long)st.ndistinct, lut.size(), (long long)cover, (long long)ndistinct);
+  std::map<uint64_t, int> firstpos; /* first position of each value */
+  for (PetscInt e = A.Nnz() - 1; e >= 0; e--) firstpos[CCOOBits(A.a[e])] = (int)e;
+  for (std::size_t i = 0; i < L.rep.size(); i++) {
+    const int first = firstpos.count(L.lut[i]) ? firstpos[L.lut[i]] : -1;
+    Check(L.rep[i] == first, "rep[%zu] = %d, expected the first position %d", i, L.rep[i], first);
+  }
+  const int64_t C = (int64_t)L.B * L.K;
+  for (int64_t c = 0; c < L.nchunks; c++) { /* indices iff every real value is in the table (and table values then) */
+    bool all = !lut.empty();
+    for (PetscInt t = 0; t < L.B; t++)
+      for (PetscInt k = 0; k < L.slot_cnt[c * L.B + t]; k++) all = all && std::binary_search(lut.begin(), lut.end(), CCOOBits(A.a[L.slot_src[c * L.B + t] + k]));
+    const unsigned f = L.fmt[c];
+    if (!Check(((f & CCOO_HAS_IDX) != 0) == all && ((f & CCOO_LUT_MODE) != 0) == all, "chunk %lld: indices %d, table values %d, all values in the table %d", (long long)c, (f & CCOO_HAS_IDX) != 0, (f & CCOO_LUT_MODE) != 0, all)) break;
+    for (PetscInt q = 0; q < C; q++) /* plain values are written for every chunk at build */
+      if (!Check(CCOOBits(L.vals[c * C + q]) == CCOOBits((q % L.B) < L.B && (q / L.B) < L.slot_cnt[c * L.B + q % L.B] ? A.a[L.slot_src[c * L.B + q % L.B] + q / L.B] : 0.0), "chunk %lld: plain value %lld", (long long)c, (long long)q)) return;
+  }
+  CCOOStats cnt = st;
+  CCOOCountChunks(L, &cnt);
+  Check(cnt.nsingle == st.nsingle && cnt.ncol[0] == st.ncol[0] && cnt.ncol[1] == st.ncol[1] && cnt.ncol[2] == st.ncol[2] && cnt.nidx == st.nidx && cnt.nlut == st.nlut && cnt.ncross == st.ncross, "chunk counts in the stats differ from a recount");
+  Check(st.nchunks == L.nchunks && st.S == L.S && st.padded == L.nchunks * C && st.blob_bytes == (int64_t)L.blob.size() && st.nnz == A.Nnz() && st.m == A.m, "stats shape differs from the layout");
+  int64_t bytes = 0; /* the View's bytes per nonzero, from the chunk encodings */
+  for (int64_t c = 0; c < L.nchunks; c++) bytes += ((L.fmt[c] & CCOO_SINGLE) ? 0 : L.B) + (C << ((L.fmt[c] >> 1) & 3)) + ((L.fmt[c] & CCOO_LUT_MODE) ? C : 8 * C) + 17;
+  Check(CCOOMatrixBytes(st) == bytes + 8 * (int64_t)L.lut.size(), "matrix bytes %lld, expected %lld", (long long)CCOOMatrixBytes(st), (long long)(bytes + 8 * (int64_t)L.lut.size()));
+}
+
+static bool SameLayout(const CCOOLayout &p, const CCOOLayout &q)
+{
+  if (p.vals.size() != q.vals.size()) return false;
+  for (std::size_t k = 0; k < p.vals.size(); k++)
+    if (CCOOBits(p.vals[k]) != CCOOBits(q.vals[k])) return false;
+  return p.B == q.B && p.K == q.K && p.S == q.S && p.nchunks == q.nchunks && p.fmt == q.fmt && p.row_base == q.row_base && p.col_base == q.col_base && p.chunk_ptr == q.chunk_ptr && p.blob == q.blob && p.lut == q.lut && p.rep == q.rep && p.slot_src == q.slot_src && p.slot_cnt == q.slot_cnt;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Groups                                                                                           */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* 1. a worked example by hand (the paper's Fig. 2 did not survive the extraction) */
+static PetscErrorCode TestWorkedExample(Rng &rng)
+{
+  const int   before = g_failures;
+  const Csr   A      = CsrFromEntries(300, {{{0, 2.0}, {1, -1.0}, {2, -1.0}},                                                          /* row 0 */
+                                           {},                                                                                    /* row 1: empty */
+                                           {{1, -1.0}, {3, 2.0}, {4, -1.0}, {6, -1.0}, {7, 5.5}},                                  /* row 2 */
+                                           {{5, 2.0}},                                                                            /* row 3 */
+                                           {{10, 0.25}, {11, -1.0}, {12, -1.0}, {13, -1.0}, {14, -1.0}, {15, -1.0}, {16, -1.0}, {290, -1.0}}}); /* row 4 */
+  CCOOOptions o;
+  CCOOLayout  L;
+  CCOOStats   st;
+  const double N = 0.0;
+
+  PetscFunctionBeginUser;
+  g_context  = "worked example, B 4, K 2, table of 2";
+  o.threads  = 4;
+  o.k        = 2;
+  o.lut_size = 2;
+  PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+  /* slots: row 0 -> 2, row 1 (empty) -> 1, row 2 -> 3, row 3 -> 1, row 4 -> 4: 11 slots, 3 chunks of 4 */
+  Check(L.S == 11 && L.nchunks == 3 && st.padded == 24, "S %lld chunks %lld padded %lld, expected 11 3 24", (long long)L.S, (long long)L.nchunks, (long long)st.padded);
+  CheckArray("slot_src", L.slot_src, std::vector<int>{0, 2, 3, 3, 5, 7, 8, 9, 11, 13, 15, 17});
+  CheckArray("slot_cnt", L.slot_cnt, std::vector<int>{2, 1, 0, 2, 2, 1, 1, 2, 2, 2, 2, 0});
+  /* table: -1 (12 times) and 2 (3 times), sorted by bits: 2.0 = 0x4000..., -1.0 = 0xbff0... */
+  CheckArray("lut", L.lut, std::vector<uint64_t>{CCOOBits(2.0), CCOOBits(-1.0)});
+  CheckArray("rep", L.rep, std::vector<int>{0, 1});
+  /* chunk 0: rows 0,0,1,2, 8-bit columns from 0, table, last row continues:  8 + 16 + 64 = 88
+     chunk 1: rows 2,2,3,4, 8-bit columns from 4, plain (5.5), both ends cross: 32 + 64 = 96
+     chunk 2: row 4 only (single), 16-bit columns from 12 (span 278), table, first row crosses: 1 + 2 + 8 + 16 + 32 = 59 */
+  CheckArray("fmt", L.fmt, std::vector<int>{88, 96, 59});
+  CheckArray("row_base", L.row_base, std::vector<int>{0, 2, 4});
+  CheckArray("col_base", L.col_base, std::vector<int>{0, 4, 12});
+  CheckArray("chunk_ptr", L.chunk_ptr, std::vector<int64_t>{0, 20, 32, 56});
+  std::vector<int> blob(L.blob.begin(), L.blob.end());
+  CheckArray("blob", blob, std::vector<int>{/* chunk 0: rows, columns k-major (255 = padding), indices */ 0, 0, 1, 2, 0, 2, 255, 1, 1, 255, 255, 3, 0, 1, 0, 1, 1, 0, 0, 0,
+                                            /* chunk 1: rows, columns */ 0, 0, 1, 2, 0, 3, 1, 6, 2, 255, 255, 7,
+                                            /* chunk 2: 16-bit columns little endian {0,2,4,65535, 1,3,278,65535}, indices */ 0, 0, 2, 0, 4, 0, 255, 255, 1, 0, 3, 0, 22, 1, 255, 255, 1, 1, 1, 0, 1, 1, 1, 0});
+  CheckArray("vals", L.vals, std::vector<double>{2, -1, N, -1, -1, N, N, 2, -1, 5.5, 2, 0.25, -1, N, N, -1, -1, -1, -1, N, -1, -1, -1, N});
+  Check(st.nsingle == 1 && st.ncol[0] == 2 && st.ncol[1] == 1 && st.ncol[2] == 0 && st.nidx == 2 && st.nlut == 2 && st.ncross == 2 && st.ndistinct == 4 && st.L == 2 && st.lut_cover == 15 && st.blob_bytes == 56,
+        "counts single %lld cols %lld/%lld/%lld idx %lld lut %lld cross %lld distinct %lld L %" PetscInt_FMT " cover %lld blob %lld", (long long)st.nsingle, (long long)st.ncol[0], (long long)st.ncol[1], (long long)st.ncol[2], (long long)st.nidx, (long long)st.nlut, (long long)st.ncross,
+        (long long)st.ndistinct, st.L, (long long)st.lut_cover, (long long)st.blob_bytes);
+  CheckBuilt(o, A, L, st);
+  CheckProducts(L, A, rng);
+
+  /* a table of 3: 0.25 and 5.5 both occur once, the smaller bit pattern (0.25 = 0x3fd0...) wins */
+  g_context  = "worked example, table of 3";
+  o.lut_size = 3;
+  PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+  CheckArray("lut", L.lut, std::vector<uint64_t>{CCOOBits(0.25), CCOOBits(2.0), CCOOBits(-1.0)});
+  CheckArray("rep", L.rep, std::vector<int>{9, 0, 1});
+  CheckBuilt(o, A, L, st);
+  CheckProducts(L, A, rng);
+
+  /* automatic K: slots 18 / 11 / 7 / 5 for K = 1 / 2 / 4 / 8, costs 1872 / 2024 / 2408 / 3320: K = 1 */
+  g_context = "worked example, automatic K";
+  o         = CCOOOptions();
+  o.threads = 4;
+  PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+  Check(L.K == 1 && st.slots_k[0] == 18 && st.slots_k[1] == 11 && st.slots_k[2] == 7 && st.slots_k[3] == 5, "K %" PetscInt_FMT ", slots %lld/%lld/%lld/%lld, expected 1, 18/11/7/5", L.K, (long long)st.slots_k[0], (long long)st.slots_k[1], (long long)st.slots_k[2], (long long)st.slots_k[3]);
+  CheckBuilt(o, A, L, st);
+  CheckProducts(L, A, rng);
+  ReportGroup("1 worked example", before, "5x300, B 4, K 2: slots, table, fmt, bases, pointers, blob, values; tie-break; automatic K");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 2. the executors against the CSR product */
+static PetscErrorCode TestExecutor(const std::vector<TestMatrix> &mats, const std::vector<TestOptions> &opts, Rng &rng)
+{
+  const int before  = g_failures;
+  int       layouts = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt B : kBs)
+    for (const auto &t : mats)
+      for (const auto &to : opts) {
+        if (B != 256 && t.A.Nnz() > 20000) continue; /* keep the run short */
+        CCOOLayout  L;
+        CCOOStats   st;
+        CCOOOptions o = WithB(to.o, B);
+        g_context     = "executor: " + t.name + ", " + to.name + ", B " + std::to_string(B);
+        PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+        CheckProducts(L, t.A, rng);
+        layouts++;
+      }
+  { /* B = 1: every chunk is one slot (single-row, or a one-thread segmented scan) */
+    for (PetscBool single : {PETSC_TRUE, PETSC_FALSE})
+      for (const auto &t : mats) {
+        if (t.A.Nnz() > 20000) continue;
+        CCOOLayout  L;
+        CCOOStats   st;
+        CCOOOptions o;
+        o.threads    = 1;
+        o.single_row = single;
+        g_context    = "executor: " + t.name + ", B 1, single_row " + std::to_string((int)single);
+        PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+        CheckProducts(L, t.A, rng);
+        layouts++;
+      }
+  }
+  ReportGroup("2 executors", before, std::to_string(mats.size()) + " matrices x " + std::to_string(opts.size()) + " options x B {256,64,32,5,1}: " + std::to_string(4 * layouts) + " products (kernel algorithm vs CSR, host product = SeqAIJ bit for bit; y = A x on NaN, y += A x)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 3. layout invariants and the encodings the limits must produce */
+static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std::vector<TestOptions> &opts)
+{
+  const int before  = g_failures;
+  int       layouts = 0;
+
+  PetscFunctionBeginUser;
+  for (PetscInt B : {256, 32, 5})
+    for (const auto &t : mats)
+      for (const auto &to : opts) {
+        if (B != 256 && t.A.Nnz() > 20000) continue;
+        CCOOLayout  L;
+        CCOOStats   st;
+        CCOOOptions o = WithB(to.o, B);
+        g_context     = "layout: " + t.name + ", " + to.name + ", B " + std::to_string(B);
+        PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+        CheckBuilt(o, t.A, L, st);
+        layouts++;
+      }
+  /* what the limits must give */
+  for (const auto &t : mats) {
+    CCOOLayout  L;
+    CCOOStats   st;
+    CCOOOptions o;
+    g_context = "limits: " + t.name;
+    if (t.name == "columns span > 2^16") {
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.ncol[2] == st.nchunks && st.nchunks > 0, "%lld of %lld chunks with 32-bit columns, expected all", (long long)st.ncol[2], (long long)st.nchunks);
+    } else if (t.name.rfind("spans at the width limits", 0) == 0) {
+      o.threads = 1;
+      o.k       = 2; /* row r is one slot = one chunk */
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      const int expect[] = {0, 1, 1, 1, 2, 2, 0, 0}; /* spans 254 255 256 65534 65535 65536 1 0 */
+      for (PetscInt r = 0; r < 16 && r < L.nchunks; r++) Check(((L.fmt[r] >> 1) & 3) == expect[r % 8], "row %" PetscInt_FMT ": width code %d, expected %d", r, (L.fmt[r] >> 1) & 3, expect[r % 8]);
+      o.col_bits = 16;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.ncol[0] == 0 && st.ncol[2] == 4, "col_bits 16: %lld 8-bit and %lld 32-bit chunks, expected 0 and 4", (long long)st.ncol[0], (long long)st.ncol[2]);
+      o.col_bits = 32;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.ncol[2] == st.nchunks, "col_bits 32: %lld of %lld chunks 32-bit", (long long)st.ncol[2], (long long)st.nchunks);
+    } else if (t.name == "256 distinct values") {
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.L == 256 && st.nlut == st.nchunks && st.lut_cover == t.A.Nnz(), "table %" PetscInt_FMT ", %lld of %lld chunks on the table, cover %lld", st.L, (long long)st.nlut, (long long)st.nchunks, (long long)st.lut_cover);
+    } else if (t.name == "300 distinct values") {
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.L == 256 && st.ndistinct == 300 && st.nlut < st.nchunks && st.lut_cover < t.A.Nnz(), "table %" PetscInt_FMT " of %lld distinct, %lld of %lld chunks on the table", st.L, (long long)st.ndistinct, (long long)st.nlut, (long long)st.nchunks);
+    } else if (t.name.rfind("one huge row", 0) == 0 || t.name.rfind("only one row", 0) == 0) {
+      o.k = 4;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.nsingle >= 1 && st.ncross >= 2, "%lld single-row chunks, %lld crossing, expected >= 1 and >= 2", (long long)st.nsingle, (long long)st.ncross);
+      o.single_row = PETSC_FALSE;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.nsingle == 0, "single_row off: %lld single-row chunks", (long long)st.nsingle);
+    } else if (t.name == "stencil7 const 9^3") {
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.L == 2 && st.nlut == st.nchunks && st.ncol[2] == 0, "table %" PetscInt_FMT ", %lld of %lld chunks on the table, %lld 32-bit", st.L, (long long)st.nlut, (long long)st.nchunks, (long long)st.ncol[2]);
+      Check((double)CCOOMatrixBytes(st) / (double)t.A.Nnz() < 4.0, "%.3f bytes per nonzero, expected < 4", (double)CCOOMatrixBytes(st) / (double)t.A.Nnz());
+      o.lut_size = 0;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.nlut == 0 && st.nidx == 0 && L.lut.empty(), "no table: %lld chunks on the table", (long long)st.nlut);
+    } else if (t.name == "leading/trailing/runs of empty rows") { /* runs of > 256 empty rows: row offsets still fit */
+      o.k = 1;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.S == t.A.Nnz() + 40 + 50 + 700 && st.nchunks == (st.S + 255) / 256, "slots %lld, expected nnz + 790 empty rows", (long long)st.S);
+    }
+  }
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 4. special values: table entries compare bit patterns, products keep CSR semantics */
+static PetscErrorCode TestSpecialValues(Rng &rng)
+{
+  const int    before = g_failures;
+  const double inf = std::numeric_limits<double>::infinity(), qnan = std::numeric_limits<double>::quiet_NaN();
+  const double nan2 = CCOOFromBits(0x7ff8000000000123ull), nneg = CCOOFromBits(0xfff8000000000777ull), den = std::numeric_limits<double>::denorm_min();
+  const std::vector<double> special = {0.0, -0.0, qnan, nan2, nneg, inf, -inf, den, -den, 1.0, -1.0};
+  int                       layouts = 0;
+
+  PetscFunctionBeginUser;
+  /* every value repeated: all of them fit the table; then random values around them */
+  for (int variant = 0; variant < 3; variant++) {
+    const PetscInt                                           m = 400, n = 300;
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(m);
+    for (PetscInt r = 0; r < m; r++) {
+      if (r % 17 == 3) continue; /* some empty rows */
+      for (PetscInt c : RandomColumns(rng, n, Uniform(rng, 1, 12))) {
+        double v = special[rng() % special.size()];
+        if (variant == 1 && (std::isnan(v) || std::isinf(v))) v = 2.0; /* finite: -0.0 and denormals only */
+        if (variant == 2 && rng() % 4 == 0) v = RandomValue(rng);
+        e[r].push_back({c, v});
+      }
+    }
+    const Csr A = CsrFromEntries(n, e);
+    for (PetscInt lut : {256, 4, 0}) {
+      CCOOOptions o;
+      CCOOLayout  L;
+      CCOOStats   st;
+      o.lut_size = lut;
+      o.threads  = 32;
+      g_context  = "special values, variant " + std::to_string(variant) + ", table " + std::to_string(lut);
+      PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+      CheckBuilt(o, A, L, st); /* includes: every decoded value equals the CSR bit for bit */
+      if (lut == 256 && variant < 2) Check(st.nlut == st.nchunks, "%lld of %lld chunks on the table", (long long)st.nlut, (long long)st.nchunks);
+      if (lut == 256 && variant == 0) {
+        bool negzero = false, pay1 = false, pay2 = false;
+        for (uint64_t b : L.lut) {
+          negzero = negzero || b == CCOOBits(-0.0);
+          pay1    = pay1 || b == 0x7ff8000000000123ull;
+          pay2    = pay2 || b == 0xfff8000000000777ull;
+        }
+        Check(negzero && pay1 && pay2, "the table lost -0.0 (%d) or a NaN payload (%d %d)", negzero, pay1, pay2);
+      }
+      CheckProducts(L, A, rng);
+      /* Inf and NaN in x: rows that do not touch them stay finite, empty rows exactly 0 */
+      std::vector<PetscScalar> x = RandomVector(rng, n);
+      x[7]                       = inf;
+      x[100]                     = qnan;
+      x[n - 1]                   = -inf;
+      CheckProducts(L, A, rng, &x);
+      layouts++;
+    }
+  }
+  { /* Inf in x with finite values, K padding next to the Inf column: padding must not multiply it */
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(50);
+    for (PetscInt r = 0; r < 50; r++)
+      if (r % 5) e[r] = {{r % 10, 1.5}, {10 + r % 7, -1.0}, {49, 2.0}}; /* length 3: one padding entry at K = 2, 4 */
+    const Csr A = CsrFromEntries(50, e);
+    for (PetscInt K : {2, 4, 8}) {
+      CCOOOptions o;
+      CCOOLayout  L;
+      CCOOStats   st;
+      o.k       = K;
+      o.threads = 32;
+      g_context = "Inf in x next to padding, K " + std::to_string(K);
+      PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+      std::vector<PetscScalar> x(50, 1.0), y(50, qnan), yk(50, qnan);
+      x[49] = inf;
+      CCOOMultHost(L, x.data(), y.data(), false);
+      CCOOEmulateKernel(L, x.data(), yk.data(), false);
+      for (PetscInt r = 0; r < 50; r++) Check((r % 5 ? y[r] == inf : y[r] == 0.0) && CCOOBits(y[r]) == CCOOBits(yk[r]), "row %" PetscInt_FMT ": y = %g (kernel algorithm %g), expected %g", r, y[r], yk[r], r % 5 ? inf : 0.0);
+      layouts++;
+    }
+  }
+  ReportGroup("4 special values", before, std::to_string(layouts) + " layouts: NaN payloads, +-Inf, -0.0, denormals in the table bit for bit; Inf/NaN in x");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 5. values refresh */
+static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, Rng &rng)
+{
+  const int before  = g_failures;
+  int       layouts = 0;
+
+  PetscFunctionBeginUser;
+  for (const auto &t : mats)
+    for (PetscInt B : {256, 32}) {
+      CCOOOptions o;
+      CCOOLayout  L, fresh;
+      CCOOStats   st, st2;
+      o.threads = B;
+      if (B != 256 && t.A.Nnz() > 20000) continue;
+      const SpMVHostCsr V = t.A.View();
+      PetscCall(CCOOBuildHostLayout(o, V, &L, &st));
+      const CCOOLayout built = L;
+      const int64_t    nlut0 = st.nlut;
+      auto             Same  = [&](const CCOOLayout &p) { return p.fmt.size() == built.fmt.size() && p.blob == built.blob && p.chunk_ptr == built.chunk_ptr && p.slot_src == built.slot_src && p.slot_cnt == built.slot_cnt && p.row_base == built.row_base && p.col_base == built.col_base && p.rep == built.rep; };
+      /* (0) the same values: nothing changes */
+      g_context = "refresh: " + t.name + ", B " + std::to_string(B) + ", same values";
+      PetscCall(CCOORefreshHostLayout(V, &L, &st));
+      Check(SameLayout(L, built) && st.nlut == nlut0, "refreshing with the values of the build changed the layout");
+      /* (a) new random values: table chunks fall back to plain */
+      g_context   = "refresh: " + t.name + ", B " + std::to_string(B) + ", new values";
+      const Csr A1 = WithNewValues(t.A, rng);
+      PetscCall(CCOORefreshHostLayout(A1.View(), &L, &st));
+      Check(Same(L), "the refresh changed the index structure");
+      CheckInvariants(o, A1.View(), L);
+      CheckProducts(L, A1, rng);
+      /* (b) scaled: the table follows, the same chunks stay on it (no value is 0, none NaN) */
+      PetscCall(CCOORefreshHostLayout(V, &L, &st)); /* back first */
+      g_context = "refresh: " + t.name + ", B " + std::to_string(B) + ", back to the original values";
+      Check(Same(L) && L.fmt == built.fmt && L.lut == built.lut && st.nlut == nlut0, "original values again: fmt/table differ from the build (%lld chunks on the table, %lld at build)", (long long)st.nlut, (long long)nlut0);
+      CheckProducts(L, t.A, rng);
+      g_context = "refresh: " + t.name + ", B " + std::to_string(B) + ", scaled by -2";
+      Csr A2    = t.A;
+      for (auto &v : A2.a) v *= -2.0;
+      PetscCall(CCOORefreshHostLayout(A2.View(), &L, &st));
+      Check(Same(L) && st.nlut == nlut0, "scaling: %lld chunks on the table, expected %lld", (long long)st.nlut, (long long)nlut0);
+      for (std::size_t i = 0; i < L.lut.size(); i++) Check(CCOOFromBits(L.lut[i]) == -2.0 * CCOOFromBits(built.lut[i]), "scaling: table entry %zu", i);
+      CheckInvariants(o, A2.View(), L);
+      CheckProducts(L, A2, rng);
+      /* (c) one value changed to a new one: exactly the chunk holding it falls back */
+      if (nlut0 > 0) {
+        g_context = "refresh: " + t.name + ", B " + std::to_string(B) + ", one value changed";
+        PetscCall(CCOORefreshHostLayout(V, &L, &st));
+        int64_t c0 = -1, e0 = -1; /* a table chunk and one of its entries */
+        for (int64_t c = 0; c < L.nchunks && c0 < 0; c++)
+          if (L.fmt[c] & CCOO_LUT_MODE)
+            for (PetscInt tt = 0; tt < L.B && c0 < 0; tt++)
+              if (L.slot_cnt[c * L.B + tt]) {
+                c0 = c;
+                e0 = L.slot_src[c * L.B + tt];
+              }
+        if (c0 >= 0) {
+          Csr A3   = t.A;
+          A3.a[e0] = 12345.678;
+          PetscCall(CCOORefreshHostLayout(A3.View(), &L, &st));
+          bool only = !(L.fmt[c0] & CCOO_LUT_MODE);
+          for (int64_t c = 0; c < L.nchunks; c++)
+            if (c != c0) only = only && L.fmt[c] == built.fmt[c];
+          const bool isrep = std::find(L.rep.begin(), L.rep.end(), (int)e0) != L.rep.end();
+          Check(only || isrep, "changing entry %lld: chunk %lld should fall back alone (%lld on the table now, %lld before)", (long long)e0, (long long)c0, (long long)st.nlut, (long long)nlut0);
+          CheckInvariants(o, A3.View(), L);
+          CheckProducts(L, A3, rng);
+        }
+      }
+      /* (d) back to the original values: identical to a fresh build */
+      g_context = "refresh: " + t.name + ", B " + std::to_string(B) + ", original values again";
+      PetscCall(CCOORefreshHostLayout(A1.View(), &L, &st));
+      PetscCall(CCOORefreshHostLayout(V, &L, &st));
+      PetscCall(CCOOBuildHostLayout(o, V, &fresh, &st2));
+      Check(L.fmt == fresh.fmt && L.lut == fresh.lut && st.nlut == st2.nlut, "fmt/table differ from a fresh build (%lld vs %lld chunks on the table)", (long long)st.nlut, (long long)st2.nlut);
+      for (int64_t c = 0; c < L.nchunks; c++) /* plain chunks hold the values of a fresh build */
+        if (!(L.fmt[c] & CCOO_LUT_MODE))
+          for (int64_t q = 0; q < (int64_t)L.B * L.K; q++)
+            if (!Check(CCOOBits(L.vals[c * L.B * L.K + q]) == CCOOBits(fresh.vals[c * L.B * L.K + q]), "chunk %lld plain value %lld differs from a fresh build", (long long)c, (long long)q)) break;
+      CheckInvariants(o, V, L);
+      layouts++;
+    }
+  { /* MatShift of a constant diagonal: the diagonal value's representative is a diagonal entry */
+    Rng       r2(7);
+    const Csr S = Stencil7(8, true, r2);
+    Csr       S2 = S;
+    for (PetscInt r = 0; r < S.m; r++)
+      for (PetscInt k = S.i[r]; k < S.i[r + 1]; k++)
+        if (S.j[k] == r) S2.a[k] += 3.0;
+    CCOOOptions o;
+    CCOOLayout  L;
+    CCOOStats   st;
+    g_context = "refresh: stencil7 const, diagonal shifted";
+    PetscCall(CCOOBuildHostLayout(o, S.View(), &L, &st));
+    const int64_t n0 = st.nlut;
+    PetscCall(CCOORefreshHostLayout(S2.View(), &L, &st));
+    Check(n0 == st.nchunks && st.nlut == n0, "%lld of %lld chunks on the table after the shift (%lld before)", (long long)st.nlut, (long long)st.nchunks, (long long)n0);
+    CheckInvariants(o, S2.View(), L);
+    CheckProducts(L, S2, rng);
+    layouts++;
+  }
+  ReportGroup("5 refresh", before, std::to_string(layouts) + " layouts: new values, original again, scaled, one value changed, fresh-build equality, shifted diagonal");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 6. parameters */
+static PetscErrorCode TestParameters(void)
+{
+  const int before = g_failures;
+  struct Case {
+    const char           *name;
+    std::vector<PetscInt> len;
+    PetscInt              K; /* expected */
+  };
+  /* costs slots(K) * (80K + 24): K = 1: 104, 2: 184, 4: 344, 8: 664 per slot */
+  const std::vector<Case> cases = {
+    {"7 per row (stencil7): K 8 (1 slot each)", std::vector<PetscInt>(10, 7), 8},
+    {"27 per row (stencil27): slots 27/14/7/4 -> K 4", std::vector<PetscInt>(10, 27), 4},
+    {"1 per row: K 1", std::vector<PetscInt>(10, 1), 1},
+    {"2 per row: K 2 (184 < 208)", std::vector<PetscInt>(10, 2), 2},
+    {"3 per row: 3x104=312, 2x184=368, 344: K 1", std::vector<PetscInt>(10, 3), 1},
+    {"4 per row: 416 / 368 / 344 / 664: K 4", std::vector<PetscInt>(10, 4), 4},
+    {"all empty: one slot each for every K: K 1", std::vector<PetscInt>(10, 0), 1},
+    {"16 per row: 1664/1472/1376/1328: K 8", std::vector<PetscInt>(10, 16), 8},
+  };
+
+  PetscFunctionBeginUser;
+  for (const auto &c : cases) {
+    CCOOOptions o;
+    Csr         A;
+    A.m = (PetscInt)c.len.size();
+    A.n = 64;
+    for (PetscInt l : c.len) {
+      for (PetscInt k = 0; k < l; k++) {
+        A.j.push_back(k);
+        A.a.push_back(1.0);
+      }
+      A.i.push_back(A.Nnz());
+    }
+    CCOOLayout L;
+    CCOOStats  st;
+    g_context = std::string("parameters: ") + c.name;
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    Check(st.K == c.K && L.K == c.K, "K = %" PetscInt_FMT ", expected %" PetscInt_FMT, st.K, c.K);
+  }
+  /* ties go to the larger K: slots equal for K 2 and 4 with cost 184*s2 vs 344*s4 never tie in practice;
+     a direct CCOOChooseK call with equal costs */
+  {
+    CCOOOptions   o;
+    PetscInt      K;
+    const int64_t s[4] = {664, 664, 664, 104}; /* K 1: 69056, K 8: 69056 -> tie -> 8 */
+    g_context          = "parameters: tie between K 1 and K 8";
+    PetscCall(CCOOChooseK(o, s, &K));
+    Check(K == 8, "K = %" PetscInt_FMT ", expected 8", K);
+    o.k = 2;
+    PetscCall(CCOOChooseK(o, s, &K));
+    Check(K == 2, "explicit K: %" PetscInt_FMT ", expected 2", K);
+  }
+  /* option ranges of the builder */
+  {
+    const Csr A = CsrFromEntries(2, {{{0, 1.5}}, {{1, -2.5}}});
+    struct Bad {
+      const char *name;
+      PetscInt    threads, k, lut;
+    };
+    for (const Bad &b : {Bad{"threads 0", 0, 0, 256}, Bad{"threads 257", 257, 0, 256}, Bad{"K 3", 256, 3, 256}, Bad{"K 16", 256, 16, 256}, Bad{"table 257", 256, 0, 257}, Bad{"table -1", 256, 0, -1}}) {
+      CCOOOptions    o;
+      CCOOLayout     L;
+      CCOOStats      st;
+      PetscErrorCode ierr;
+      o.threads  = b.threads;
+      o.k        = b.k;
+      o.lut_size = b.lut;
+      g_context  = std::string("parameters: ") + b.name;
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+      ierr = CCOOBuildHostLayout(o, A.View(), &L, &st);
+      PetscCall(PetscPopErrorHandler());
+      Check(ierr == PETSC_ERR_ARG_OUTOFRANGE, "CCOOBuildHostLayout gave %d, expected PETSC_ERR_ARG_OUTOFRANGE", (int)ierr);
+    }
+  }
+  ReportGroup("6 parameters", before, "automatic K by the byte model, ties, explicit K, option ranges");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt  seed;
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, nullptr, "CCOO host reference unit tests; -seed N reruns a random sequence"));
+  seed = (PetscInt)(std::chrono::system_clock::now().time_since_epoch().count() % 2147483647);
+  PetscCall(PetscOptionsGetInt(nullptr, nullptr, "-seed", &seed, &set));
+  std::printf("test_ccoo_host: seed %" PetscInt_FMT " (rerun with -seed %" PetscInt_FMT ")\n", seed, seed);
+  Rng rng((uint64_t)seed);
+
+  PetscCall(TestWorkedExample(rng));
+  const std::vector<TestMatrix>  mats = MakeTestMatrices(rng);
+  const std::vector<TestOptions> opts = MakeTestOptions();
+  PetscCall(TestExecutor(mats, opts, rng));
+  PetscCall(TestLayouts(mats, opts));
+  PetscCall(TestSpecialValues(rng));
+  PetscCall(TestRefresh(mats, rng));
+  PetscCall(TestParameters());
+
+  if (g_failures) std::printf("test_ccoo_host: %d checks FAILED (seed %" PetscInt_FMT ")\n", g_failures, seed);
+  else std::printf("test_ccoo_host: all checks passed\n");
+  std::fflush(stdout);
+  PetscCall(PetscFinalize());
+  return g_failures ? 1 : 0;
+}
