@@ -12,5 +12,9 @@
 #define MATSEQAIJBRC "seqaijbrc"
 #define MATMPIAIJBRC "mpiaijbrc"
 
+#define MATARGCSR       "argcsr"
+#define MATSEQAIJARGCSR "seqaijargcsr"
+#define MATMPIAIJARGCSR "mpiaijargcsr"
+
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);

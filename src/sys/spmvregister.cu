@@ -3,9 +3,11 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
 #include "../mat/impls/spmv/brc/brc.h"
+#include "../mat/impls/spmv/argcsr/argcsr.h"
 
 namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
+const SpMVFormatInfo ARgCSRInfo = {MATARGCSR, MATSEQAIJARGCSR, MATMPIAIJARGCSR, "adaptive row-grouped CSR, Heller and Oberhuber 2012", ARgCSRCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -13,6 +15,7 @@ struct Entry {
 };
 const Entry Formats[] = {
   {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
+  {&ARgCSRInfo, MatCreate_SeqAIJSpMV_T<&ARgCSRInfo>, MatCreate_MPIAIJSpMV_T<&ARgCSRInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 
