@@ -41,9 +41,9 @@ ex19_brc() { ex19_type brc "$@"; }
 grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
-TYPES=${TYPES:-brc}
+TYPES=${TYPES:-brc argcsr}
 # per type: an option that changes the layout, and a value that must be refused (test_matops)
-declare -A OPT_GOOD=([brc]=mat_brc_width=3) OPT_BAD=([brc]=mat_brc_width_max=0)
+declare -A OPT_GOOD=([brc]=mat_brc_width=3 [argcsr]=mat_argcsr_desired_chunk_size=1) OPT_BAD=([brc]=mat_brc_width_max=0 [argcsr]=mat_argcsr_block_size=48)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
 # 1. the formats' host references against CSR (paper examples, adversarial and random matrices)
 for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
@@ -84,6 +84,9 @@ done
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
+expect_error bad_argcsr_block_size  "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 48
+expect_error bad_argcsr_block_big   "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 2048
+expect_error bad_argcsr_chunk_size  "mat_argcsr_desired_chunk_size" ex19_type argcsr -mat_argcsr_desired_chunk_size 0
 # 7. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 
