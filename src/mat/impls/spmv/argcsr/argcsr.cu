@@ -14,6 +14,18 @@ constexpr unsigned kFull    = 0xffffffffu;
 /* Build                                                                                            */
 /* ------------------------------------------------------------------------------------------------ */
 
+/* explicit minimum/maximum: no overload resolution between the CUDA math functions for 64-bit types */
+template <typename T>
+__device__ __forceinline__ T Min(T a, T b)
+{
+  return a < b ? a : b;
+}
+template <typename T>
+__device__ __forceinline__ T Max(T a, T b)
+{
+  return a > b ? a : b;
+}
+
 __device__ __forceinline__ int64_t RowLen(const int *__restrict__ rp, int64_t r) { return (int64_t)rp[r + 1] - rp[r]; }
 
 /* One thread per window of R rows: the grouping rule, from a fresh group. ng[r] = groups starting at
@@ -23,7 +35,7 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
   const int64_t nwin = (m + p.R - 1) / p.R;
   for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < nwin; w += (int64_t)gridDim.x * blockDim.x) {
     ARgCSRGrouper gr;
-    const int64_t r1 = min(m, (w + 1) * p.R);
+    const int64_t r1 = Min<int64_t>(m, (w + 1) * p.R);
     int64_t       e0 = rp[w * p.R];
     for (int64_t r = w * p.R; r < r1; r++) {
       const int64_t e1 = rp[r + 1], L = e1 - e0;
@@ -44,25 +56,13 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
   }
 }
 
-/* the last row r in [0, m) with gfirst[r] <= g (gfirst is an exclusive scan, gfirst[0] = 0) */
-__device__ __forceinline__ int64_t RowOfGroup(const int64_t *__restrict__ gfirst, int64_t m, int64_t g)
-{
-  int64_t lo = 0, hi = m; /* first index in [0, m) with gfirst > g, in [lo, hi] */
-  while (lo < hi) {
-    const int64_t mid = (lo + hi) / 2;
-    if (gfirst[mid] <= g) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
-
 /* One thread per group: first row, rows, piece (the chunk size comes later) */
 __global__ void GroupTable(int64_t G, int64_t m, ARgCSRParams p, const int *__restrict__ rp, const int64_t *__restrict__ gfirst, int *__restrict__ ginfo)
 {
   for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < G; g += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t r     = RowOfGroup(gfirst, m, g);
+    const int64_t r     = ARgCSRRowOfGroup(gfirst, m, g);
     const bool    lng   = ARgCSRIsLong(p, RowLen(rp, r));
-    const int64_t next  = g + 1 < G ? RowOfGroup(gfirst, m, g + 1) : m;
+    const int64_t next  = g + 1 < G ? ARgCSRRowOfGroup(gfirst, m, g + 1) : m;
     ginfo[4 * g + 0]    = (int)r;
     ginfo[4 * g + 1]    = lng ? 1 : (int)(next - r);
     ginfo[4 * g + 2]    = 0;
@@ -101,7 +101,7 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, in
     const int row0 = ginfo[4 * g + 0], nr = ginfo[4 * g + 1], piece = ginfo[4 * g + 3];
     int       C;
     if (piece >= 0) {
-      const int64_t plen = min((int64_t)p.T, RowLen(rp, row0) - (int64_t)piece * p.T);
+      const int64_t plen = Min<int64_t>(p.T, RowLen(rp, row0) - (int64_t)piece * p.T);
       C                  = (int)((plen - 1) / p.BS + 1);
       for (int j = lane; j < p.nw; j += 32) heads[g * p.nw + j] = j == 0 ? 1u : 0u;
       if (piece == 0 && lane == 0) map[row0] = p.BS;
@@ -113,15 +113,15 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, in
       }
       for (int j = lane; j < p.nw; j += 32) hw[j] = 0u;
       uint64_t mine = 0; /* this lane's best key (0 = no row) */
-      for (int i = lane; i < nr; i += 32) mine = max(mine, ARgCSRKey(Ls[i], 1, i));
+      for (int i = lane; i < nr; i += 32) mine = Max<uint64_t>(mine, ARgCSRKey(Ls[i], 1, i));
       for (int f = nr; f < p.BS; f++) {
         uint64_t best = mine;
-        for (int o = 16; o > 0; o >>= 1) best = max(best, (uint64_t)__shfl_xor_sync(kFull, (unsigned long long)best, o));
+        for (int o = 16; o > 0; o >>= 1) best = Max<uint64_t>(best, (uint64_t)__shfl_xor_sync(kFull, (unsigned long long)best, o));
         const int i = (int)~(uint32_t)(best & 0xffffffffu);
         if ((i & 31) == lane) { /* the owner gives the row a thread and recomputes its best */
           ts[i]++;
           mine = 0;
-          for (int k = lane; k < nr; k += 32) mine = max(mine, ARgCSRKey(Ls[k], ts[k], k));
+          for (int k = lane; k < nr; k += 32) mine = Max<uint64_t>(mine, ARgCSRKey(Ls[k], ts[k], k));
         }
       }
       __syncwarp();
@@ -129,7 +129,7 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, in
       for (int base = 0; base < nr; base += 32) {
         const int i = base + lane;
         const int t = i < nr ? ts[i] : 0;
-        if (i < nr) cmax = max(cmax, (int)(((int64_t)Ls[i] + t - 1) / t));
+        if (i < nr) cmax = Max<int>(cmax, (int)(((int64_t)Ls[i] + t - 1) / t));
         int incl = t;
         for (int o = 1; o < 32; o <<= 1) {
           const int u = __shfl_up_sync(kFull, incl, o);
@@ -143,7 +143,7 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, in
         }
         carry = __shfl_sync(kFull, incl, 31);
       }
-      for (int o = 16; o > 0; o >>= 1) cmax = max(cmax, __shfl_xor_sync(kFull, cmax, o));
+      for (int o = 16; o > 0; o >>= 1) cmax = Max<int>(cmax, __shfl_xor_sync(kFull, cmax, o));
       C = cmax;
       __syncwarp();
       for (int j = lane; j < p.nw; j += 32) heads[g * p.nw + j] = hw[j];
@@ -172,7 +172,7 @@ __global__ void Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, c
     if (piece >= 0) {
       const int64_t base = (int64_t)rp[row0] + (int64_t)piece * p.T;
       beg                = base + (int64_t)t * C;
-      end                = min(base + p.T, (int64_t)rp[row0 + 1]);
+      end                = Min<int64_t>(base + p.T, rp[row0 + 1]);
     } else {
       int li, first;
       ARgCSRThreadRow(heads + g * p.nw, t, &li, &first);

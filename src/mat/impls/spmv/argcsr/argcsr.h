@@ -206,6 +206,19 @@ struct ARgCSRGrouper {
   }
 };
 
+/* the last row r in [0, m) with gfirst[r] <= g, for gfirst the exclusive prefix sum of groups per row
+   (gfirst[0] = 0): the row that group g starts at (a long row's pieces all start at the row) */
+ARGCSR_HD inline int64_t ARgCSRRowOfGroup(const int64_t *gfirst, int64_t m, int64_t g)
+{
+  int64_t lo = 0, hi = m; /* the first index with gfirst > g lies in [lo, hi] */
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (gfirst[mid] <= g) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
 /* greedy key of a row (local index i, length L, t threads): larger chunk filling first, then lower index */
 ARGCSR_HD inline uint64_t ARgCSRKey(int64_t L, int t, int i) { return ((uint64_t)((L + t - 1) / t) << 32) | (uint64_t)(~(uint32_t)i); }
 

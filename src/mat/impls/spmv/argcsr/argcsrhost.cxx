@@ -59,19 +59,27 @@ PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &
       } else ng[r] = gr.Step(p, len(r)) ? 1 : 0;
     }
   }
-  /* 2. the group table and the long rows */
-  for (PetscInt r = 0; r < m; r++) {
-    const bool lng = ARgCSRIsLong(p, len(r));
-    if (lng) {
+  /* 2. the group table and the long rows, as the device finds them: prefix sums of the groups per row and
+        of the long rows, then each group's row by a binary search */
+  std::vector<int64_t> gfirst(m + 1, 0);
+  for (PetscInt r = 0; r < m; r++) gfirst[r + 1] = gfirst[r] + ng[r];
+  const int64_t G = gfirst[m];
+  PetscCheck(G < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARgCSR: %" PetscInt64_FMT " groups overflow the grid; raise -mat_argcsr_desired_chunk_size", G);
+  L->ginfo.assign(4 * G, 0);
+  for (int64_t g = 0; g < G; g++) {
+    const int64_t r    = ARgCSRRowOfGroup(gfirst.data(), m, g);
+    const bool    lng  = ARgCSRIsLong(p, len(r));
+    const int64_t next = g + 1 < G ? ARgCSRRowOfGroup(gfirst.data(), m, g + 1) : m;
+    L->ginfo[4 * g + 0] = (int)r;
+    L->ginfo[4 * g + 1] = lng ? 1 : (int)(next - r);
+    L->ginfo[4 * g + 3] = lng ? (int)(g - gfirst[r]) : -1;
+  }
+  for (PetscInt r = 0; r < m; r++)
+    if (ARgCSRIsLong(p, len(r))) {
       L->lrow.push_back((int)r);
-      L->lgroup.push_back((int)(L->ginfo.size() / 4));
+      L->lgroup.push_back((int)gfirst[r]);
       L->lcount.push_back((int)ng[r]);
     }
-    for (int64_t q = 0; q < ng[r]; q++) L->ginfo.insert(L->ginfo.end(), {(int)r, 0, 0, lng ? (int)q : -1});
-  }
-  const int64_t G = (int64_t)L->ginfo.size() / 4;
-  PetscCheck(G < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARgCSR: %" PetscInt64_FMT " groups overflow the grid; raise -mat_argcsr_desired_chunk_size", G);
-  for (int64_t g = 0; g < G; g++) L->ginfo[4 * g + 1] = L->ginfo[4 * g + 3] >= 0 ? 1 : (g + 1 < G ? L->ginfo[4 * (g + 1)] : (int)m) - L->ginfo[4 * g];
 
   /* 3. threads per row (greedy), chunk sizes, threadsMapping, heads, offsets */
   L->map.assign(m, 0);
