@@ -20,6 +20,10 @@
 #define MATSEQAIJCCOO "seqaijccoo"
 #define MATMPIAIJCCOO "mpiaijccoo"
 
+#define MATARGCSR       "argcsr"
+#define MATSEQAIJARGCSR "seqaijargcsr"
+#define MATMPIAIJARGCSR "mpiaijargcsr"
+
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
 

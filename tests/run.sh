@@ -55,9 +55,9 @@ poly_degrees() {
 ex19_poly() { "$BIN/ex19" -dll_append "$LIB" -da_grid_x 16 -da_grid_y 16 -pc_type poly "$@"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
-TYPES=${TYPES:-brc suraa ccoo}
+TYPES=${TYPES:-brc suraa ccoo argcsr}
 # per type: an option that changes the layout, and a value that must be refused (test_matops)
-declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3)
+declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1 [argcsr]=mat_argcsr_desired_chunk_size=1) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3 [argcsr]=mat_argcsr_block_size=48)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
 # 1. the formats' host references against CSR (paper examples, adversarial and random matrices)
 for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
@@ -99,6 +99,9 @@ done
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
+expect_error bad_argcsr_block_size  "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 48
+expect_error bad_argcsr_block_big   "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 2048
+expect_error bad_argcsr_chunk_size  "mat_argcsr_desired_chunk_size" ex19_type argcsr -mat_argcsr_desired_chunk_size 0
 expect_error bad_ccoo_k        "mat_ccoo_k"        ex19_type ccoo -mat_ccoo_k 3
 expect_error bad_ccoo_threads  "mat_ccoo_threads"  ex19_type ccoo -mat_ccoo_threads 100
 expect_error bad_ccoo_col_bits "mat_ccoo_col_bits" ex19_type ccoo -mat_ccoo_col_bits 12

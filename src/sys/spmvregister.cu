@@ -5,6 +5,7 @@
 #include "../mat/impls/spmv/brc/brc.h"
 #include "../mat/impls/spmv/suraa/suraa.h"
 #include "../mat/impls/spmv/ccoo/ccoo.h"
+#include "../mat/impls/spmv/argcsr/argcsr.h"
 #include "../ksp/pc/impls/poly/polyimpl.h"
 #include <petscspmv.h>
 
@@ -12,6 +13,7 @@ namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
 const SpMVFormatInfo SURAAInfo = {MATSURAA, MATSEQAIJSURAA, MATMPIAIJSURAA, "sorted segmented rows, Muhammed et al. Appl. Sci. 2019", SURAACreate};
 const SpMVFormatInfo CCOOInfo = {MATCCOO, MATSEQAIJCCOO, MATMPIAIJCCOO, "balanced compressed COO, Aliaga et al. Euro-Par 2020", CCOOCreate};
+const SpMVFormatInfo ARgCSRInfo = {MATARGCSR, MATSEQAIJARGCSR, MATMPIAIJARGCSR, "adaptive row-grouped CSR, Heller and Oberhuber 2012", ARgCSRCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -21,6 +23,7 @@ const Entry Formats[] = {
   {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
   {&SURAAInfo, MatCreate_SeqAIJSpMV_T<&SURAAInfo>, MatCreate_MPIAIJSpMV_T<&SURAAInfo>},
   {&CCOOInfo, MatCreate_SeqAIJSpMV_T<&CCOOInfo>, MatCreate_MPIAIJSpMV_T<&CCOOInfo>},
+  {&ARgCSRInfo, MatCreate_SeqAIJSpMV_T<&ARgCSRInfo>, MatCreate_MPIAIJSpMV_T<&ARgCSRInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 

@@ -1,0 +1,542 @@
+/* ARgCSR on the device: layout built on the GPU from the device CSR, values refresh, SpMV kernels; and the
+   format object that the generic type drives. See argcsr.h for the layout and the decisions. */
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include "argcsr.h"
+#include <petscdevice_cuda.h>
+#include <cub/cub.cuh>
+#include <algorithm>
+
+namespace {
+constexpr int      kThreads = 128; /* build kernels */
+constexpr unsigned kFull    = 0xffffffffu;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Build                                                                                            */
+/* ------------------------------------------------------------------------------------------------ */
+
+/* explicit minimum/maximum: no overload resolution between the CUDA math functions for 64-bit types */
+template <typename T>
+__device__ __forceinline__ T Min(T a, T b)
+{
+  return a < b ? a : b;
+}
+template <typename T>
+__device__ __forceinline__ T Max(T a, T b)
+{
+  return a > b ? a : b;
+}
+
+__device__ __forceinline__ int64_t RowLen(const int *__restrict__ rp, int64_t r) { return (int64_t)rp[r + 1] - rp[r]; }
+
+/* One thread per window of R rows: the grouping rule, from a fresh group. ng[r] = groups starting at
+   row r (pieces for a long row), isl[r] = 1 for a long row. ng[m] = isl[m] = 0 (for the scans' totals). */
+__global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, int64_t *__restrict__ ng, int *__restrict__ isl)
+{
+  const int64_t nwin = (m + p.R - 1) / p.R;
+  for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < nwin; w += (int64_t)gridDim.x * blockDim.x) {
+    ARgCSRGrouper gr;
+    const int64_t r1 = Min<int64_t>(m, (w + 1) * p.R);
+    int64_t       e0 = rp[w * p.R];
+    for (int64_t r = w * p.R; r < r1; r++) {
+      const int64_t e1 = rp[r + 1], L = e1 - e0;
+      e0               = e1;
+      if (ARgCSRIsLong(p, L)) {
+        ng[r]  = ARgCSRPieces(p, L);
+        isl[r] = 1;
+        gr.Break();
+      } else {
+        ng[r]  = gr.Step(p, L) ? 1 : 0;
+        isl[r] = 0;
+      }
+    }
+    if (w == nwin - 1) {
+      ng[m]  = 0;
+      isl[m] = 0;
+    }
+  }
+}
+
+/* One thread per group: first row, rows, piece (the chunk size comes later) */
+__global__ void GroupTable(int64_t G, int64_t m, ARgCSRParams p, const int *__restrict__ rp, const int64_t *__restrict__ gfirst, int *__restrict__ ginfo)
+{
+  for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < G; g += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t r     = ARgCSRRowOfGroup(gfirst, m, g);
+    const bool    lng   = ARgCSRIsLong(p, RowLen(rp, r));
+    const int64_t next  = g + 1 < G ? ARgCSRRowOfGroup(gfirst, m, g + 1) : m;
+    ginfo[4 * g + 0]    = (int)r;
+    ginfo[4 * g + 1]    = lng ? 1 : (int)(next - r);
+    ginfo[4 * g + 2]    = 0;
+    ginfo[4 * g + 3]    = lng ? (int)(g - gfirst[r]) : -1;
+  }
+}
+
+/* One thread per row: the long-row table */
+__global__ void LongTable(int64_t m, const int *__restrict__ isl, const int *__restrict__ lfirst, const int64_t *__restrict__ ng, const int64_t *__restrict__ gfirst, int *__restrict__ lrow, int *__restrict__ lgroup, int *__restrict__ lcount)
+{
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x)
+    if (isl[r]) {
+      const int q = lfirst[r];
+      lrow[q]     = (int)r;
+      lgroup[q]   = (int)gfirst[r];
+      lcount[q]   = (int)ng[r];
+    }
+}
+
+/*
+  One warp per group: threads per row by the paper's greedy (every row one thread, then each free thread to
+  the row of largest ceil(len/t), lowest row on ties), the chunk size, threadsMapping (inclusive, group-
+  local), the heads words and the group's storage size. Lane l owns the rows i = l (mod 32). Shared memory
+  per warp: lengths and thread counts of up to BS rows, and nw heads words.
+  stats[0] = largest chunk, stats[1] = most rows in an ordinary group, stats[2] = piece groups.
+*/
+__global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, int *__restrict__ ginfo, int *__restrict__ map, uint32_t *__restrict__ heads, int64_t *__restrict__ gsize, int *__restrict__ stats)
+{
+  extern __shared__ int smem[];
+  const int      lane  = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  int           *Ls    = smem + wib * (2 * p.BS + p.nw);
+  int           *ts    = Ls + p.BS;
+  uint32_t      *hw    = (uint32_t *)(ts + p.BS);
+  const int64_t  nwarp = (int64_t)gridDim.x * (blockDim.x >> 5);
+  for (int64_t g = blockIdx.x * (int64_t)(blockDim.x >> 5) + wib; g < G; g += nwarp) {
+    const int row0 = ginfo[4 * g + 0], nr = ginfo[4 * g + 1], piece = ginfo[4 * g + 3];
+    int       C;
+    if (piece >= 0) {
+      const int64_t plen = Min<int64_t>(p.T, RowLen(rp, row0) - (int64_t)piece * p.T);
+      C                  = (int)((plen - 1) / p.BS + 1);
+      for (int j = lane; j < p.nw; j += 32) heads[g * p.nw + j] = j == 0 ? 1u : 0u;
+      if (piece == 0 && lane == 0) map[row0] = p.BS;
+      if (lane == 0) atomicAdd(stats + 2, 1);
+    } else {
+      for (int i = lane; i < nr; i += 32) {
+        Ls[i] = (int)RowLen(rp, row0 + i);
+        ts[i] = 1;
+      }
+      for (int j = lane; j < p.nw; j += 32) hw[j] = 0u;
+      uint64_t mine = 0; /* this lane's best key (0 = no row) */
+      for (int i = lane; i < nr; i += 32) mine = Max<uint64_t>(mine, ARgCSRKey(Ls[i], 1, i));
+      for (int f = nr; f < p.BS; f++) {
+        uint64_t best = mine;
+        for (int o = 16; o > 0; o >>= 1) best = Max<uint64_t>(best, (uint64_t)__shfl_xor_sync(kFull, (unsigned long long)best, o));
+        const int i = (int)~(uint32_t)(best & 0xffffffffu);
+        if ((i & 31) == lane) { /* the owner gives the row a thread and recomputes its best */
+          ts[i]++;
+          mine = 0;
+          for (int k = lane; k < nr; k += 32) mine = Max<uint64_t>(mine, ARgCSRKey(Ls[k], ts[k], k));
+        }
+      }
+      __syncwarp();
+      int cmax = 0, carry = 0;
+      for (int base = 0; base < nr; base += 32) {
+        const int i = base + lane;
+        const int t = i < nr ? ts[i] : 0;
+        if (i < nr) cmax = Max<int>(cmax, (int)(((int64_t)Ls[i] + t - 1) / t));
+        int incl = t;
+        for (int o = 1; o < 32; o <<= 1) {
+          const int u = __shfl_up_sync(kFull, incl, o);
+          if (lane >= o) incl += u;
+        }
+        incl += carry;
+        if (i < nr) {
+          map[row0 + i]  = incl;
+          const int excl = incl - t;
+          atomicOr(&hw[excl >> 5], 1u << (excl & 31));
+        }
+        carry = __shfl_sync(kFull, incl, 31);
+      }
+      for (int o = 16; o > 0; o >>= 1) cmax = Max<int>(cmax, __shfl_xor_sync(kFull, cmax, o));
+      C = cmax;
+      __syncwarp();
+      for (int j = lane; j < p.nw; j += 32) heads[g * p.nw + j] = hw[j];
+      if (lane == 0) atomicMax(stats + 1, nr);
+      __syncwarp(); /* the warp's shared arrays are reused by its next group */
+    }
+    if (lane == 0) {
+      ginfo[4 * g + 2] = C;
+      gsize[g]         = (int64_t)C * p.BS;
+      atomicMax(stats, C);
+    }
+  }
+}
+
+/* One thread per (group, chunk): writes the chunk column-wise; VALUES_ONLY: the refresh (real entries) */
+template <bool VALUES_ONLY>
+__global__ void Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const int *__restrict__ rp, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ val)
+{
+  const int64_t total = G * p.BS;
+  for (int64_t id = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; id < total; id += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t g = id / p.BS;
+    const int     t = (int)(id - g * p.BS);
+    const int     row0 = ginfo[4 * g + 0], C = ginfo[4 * g + 2], piece = ginfo[4 * g + 3];
+    if (C == 0) continue;
+    int64_t beg, end;
+    if (piece >= 0) {
+      const int64_t base = (int64_t)rp[row0] + (int64_t)piece * p.T;
+      beg                = base + (int64_t)t * C;
+      end                = Min<int64_t>(base + p.T, rp[row0 + 1]);
+    } else {
+      int li, first;
+      ARgCSRThreadRow(heads + g * p.nw, t, &li, &first);
+      beg = (int64_t)rp[row0 + li] + (int64_t)(t - first) * C;
+      end = rp[row0 + li + 1];
+    }
+    const int64_t off = goff[g] + t;
+    for (int k = 0; k < C; k++) {
+      const int64_t pos = off + (int64_t)k * p.BS, e = beg + k;
+      if (VALUES_ONLY) {
+        if (e >= end) break;
+        val[pos] = Aa[e];
+      } else {
+        const bool real = e < end;
+        col[pos]        = real ? Aj[e] : -1;
+        val[pos]        = real ? Aa[e] : 0.0;
+      }
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* SpMV                                                                                             */
+/* ------------------------------------------------------------------------------------------------ */
+
+/*
+  One block of BS threads per group (see argcsr.h). Thread t: its chunk's partial sum; warp: segmented
+  shuffle reduction (segments start at row heads and at lane 0), segment heads to shared memory; thread
+  i < nrows: row i's sum over its warp pieces, in order, to y (or part[g] for a long row's piece).
+*/
+template <bool ADD>
+__global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+{
+  extern __shared__ PetscScalar psum[]; /* BS */
+  const int       g = blockIdx.x, t = threadIdx.x, lane = t & 31;
+  const int4      gi  = __ldg(ginfo + g);
+  const int64_t   off = __ldg(goff + g);
+  const uint32_t *h   = heads + (int64_t)g * nw;
+  const uint32_t  hw  = __ldg(h + (t >> 5));
+  const int       C   = gi.z;
+
+  const int         *cp  = col + off + t;
+  const PetscScalar *vp  = val + off + t;
+  PetscScalar        acc = 0;
+  for (int k = 0; k < C; k += 4) { /* batches of 4: the columns first (independent loads), then values and x */
+    int c[4];
+#pragma unroll
+    for (int u = 0; u < 4; u++) c[u] = k + u < C ? __ldcs(cp + (int64_t)(k + u) * BS) : -1;
+#pragma unroll
+    for (int u = 0; u < 4; u++)
+      if (c[u] >= 0) acc = fma(__ldcs(vp + (int64_t)(k + u) * BS), __ldg(x + c[u]), acc);
+    if (c[3] < 0) break; /* padding only at the tail: the chunk (or C) ended */
+  }
+
+  const uint32_t segs = hw | 1u;
+  const int      end  = ARgCSRSegEnd(segs, lane, 32);
+#pragma unroll
+  for (int o = 1; o < 32; o <<= 1) {
+    const PetscScalar v = __shfl_down_sync(kFull, acc, o);
+    if (lane + o < end) acc += v;
+  }
+  if ((segs >> lane) & 1u) psum[t] = acc;
+  __syncthreads();
+
+  const int nrows = gi.w < 0 ? gi.y : 1;
+  if (t < nrows) {
+    int b, e;
+    ARgCSRRowThreads(h, nw, BS, t, &b, &e);
+    PetscScalar s = psum[b];
+    for (int q = (b & ~31) + 32; q < e; q += 32) s += psum[q];
+    if (gi.w < 0) {
+      const int r = gi.x + t;
+      y[r]        = ADD ? y[r] + s : s;
+    } else part[g] = s;
+  }
+}
+
+/* One warp per long row: its pieces' sums in a fixed order (lane-strided, then the shuffle-down tree) */
+template <bool ADD>
+__global__ void LongRows(int nl, const int *__restrict__ lrow, const int *__restrict__ lgroup, const int *__restrict__ lcount, const PetscScalar *__restrict__ part, PetscScalar *__restrict__ y)
+{
+  const int     lane   = threadIdx.x & 31;
+  const int64_t nwarps = ((int64_t)gridDim.x * blockDim.x) >> 5;
+  /* q is the same for the whole warp (blockDim is a multiple of 32): warps loop and leave together */
+  for (int64_t q = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; q < nl; q += nwarps) {
+    const int   g0 = lgroup[q], cnt = lcount[q];
+    PetscScalar s  = 0;
+    for (int k = lane; k < cnt; k += 32) s += part[g0 + k];
+    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(kFull, s, o);
+    if (lane == 0) {
+      const int r = lrow[q];
+      y[r]        = ADD ? y[r] + s : s;
+    }
+  }
+}
+
+inline unsigned GridFor(int64_t threads, int64_t cap = (int64_t)1 << 20)
+{
+  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, cap));
+}
+
+template <typename T>
+PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
+  if (bytes) *bytes += n * sizeof(T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* CUB temporary storage that grows as needed */
+struct Scratch {
+  void       *p     = nullptr;
+  std::size_t bytes = 0;
+  PetscErrorCode Reserve(std::size_t need)
+  {
+    PetscFunctionBegin;
+    if (need > bytes) {
+      if (p) PetscCallCUDA(cudaFree(p));
+      p = nullptr;
+      PetscCall(DeviceAlloc((char **)&p, need, nullptr));
+      bytes = need;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ~Scratch()
+  {
+    if (p) (void)cudaFree(p);
+  }
+};
+
+template <typename T>
+PetscErrorCode ExclusiveSum(Scratch &tmp, const T *in, T *out, int64_t n, cudaStream_t s)
+{
+  std::size_t need = 0;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, n, s));
+  PetscCall(tmp.Reserve(need));
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp.p, need, in, out, n, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+struct ARgCSRDeviceLayout {
+  int         *ginfo = nullptr, *map = nullptr, *col = nullptr, *lrow = nullptr, *lgroup = nullptr, *lcount = nullptr;
+  int64_t     *goff  = nullptr;
+  uint32_t    *heads = nullptr;
+  PetscScalar *val = nullptr, *part = nullptr;
+  std::size_t  bytes = 0;
+};
+} // namespace
+
+class ARgCSR final : public SpMVFormat {
+  ARgCSROptions      opt;
+  ARgCSRParams       par;
+  ARgCSRStats        st;
+  ARgCSRHostLayout   host;
+  ARgCSRDeviceLayout dev;
+  bool               ondevice = false; /* st describes the device layout */
+
+public:
+  ~ARgCSR() override { (void)ReleaseDevice(); }
+
+  PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
+  {
+    PetscFunctionBegin;
+    PetscCall(PetscOptionsInt("-mat_argcsr_block_size", "Threads per CUDA block = chunks per row group (a multiple of 32 in [32, 1024])", "MatSetType", opt.block_size, &opt.block_size, NULL));
+    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
+    PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
+    PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
+    PetscCall(ARgCSRCheckOptions(opt));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode CopyOptions(const SpMVFormat &from) override
+  {
+    PetscFunctionBegin;
+    opt = static_cast<const ARgCSR &>(from).opt;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override
+  {
+    PetscFunctionBegin;
+    PetscCall(ARgCSRCheckOptions(opt));
+    PetscCall(ARgCSRBuildHostLayout(opt, A, &host, &st));
+    par      = host.p;
+    ondevice = false;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &A) override { return ARgCSRRefreshHostLayout(A, &host); }
+  PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
+  {
+    PetscFunctionBegin;
+    ARgCSRMultHost(host, st.m, x, y, add);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode ReleaseDevice() override
+  {
+    PetscFunctionBegin;
+    for (void *p : {(void *)dev.ginfo, (void *)dev.map, (void *)dev.col, (void *)dev.lrow, (void *)dev.lgroup, (void *)dev.lcount, (void *)dev.goff, (void *)dev.heads, (void *)dev.val, (void *)dev.part})
+      if (p) PetscCallCUDA(cudaFree(p));
+    dev = ARgCSRDeviceLayout();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  std::size_t DeviceBytes() const override { return dev.bytes; }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    const int64_t m = A.m;
+    int64_t      *ng = nullptr, *gfirst = nullptr, *gsize = nullptr, tot[2];
+    int          *isl = nullptr, *lfirst = nullptr, *stats = nullptr, hstats[3], nl;
+    Scratch       tmp;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseDevice());
+    PetscCall(ARgCSRCheckOptions(opt));
+    PetscCall(ARgCSRSetParams(opt, &par));
+    st       = ARgCSRStats();
+    st.m     = A.m;
+    st.n     = A.n;
+    st.nnz   = A.nnz;
+    ondevice = true;
+    if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    /* 1. groups per row (one thread per window), their prefix sums: first group of each row, long rows */
+    PetscCall(DeviceAlloc(&ng, m + 1, nullptr));
+    PetscCall(DeviceAlloc(&gfirst, m + 1, nullptr));
+    PetscCall(DeviceAlloc(&isl, m + 1, nullptr));
+    PetscCall(DeviceAlloc(&lfirst, m + 1, nullptr));
+    Windows<<<GridFor((m + par.R - 1) / par.R), kThreads, 0, s>>>(m, par, A.i, ng, isl);
+    SpMVCheckLaunch();
+    PetscCall(ExclusiveSum(tmp, ng, gfirst, m + 1, s));
+    PetscCall(ExclusiveSum(tmp, isl, lfirst, m + 1, s));
+    PetscCallCUDA(cudaMemcpyAsync(&tot[0], gfirst + m, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaMemcpyAsync(&nl, lfirst + m, sizeof(int), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    const int64_t G = tot[0];
+    PetscCheck(G >= 1 && G < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARgCSR: %" PetscInt64_FMT " groups do not fit the grid; raise -mat_argcsr_desired_chunk_size", G);
+    st.groups    = G;
+    st.long_rows = nl;
+    /* 2. the group table, the long rows */
+    PetscCall(DeviceAlloc(&dev.ginfo, 4 * G, &dev.bytes));
+    GroupTable<<<GridFor(G), kThreads, 0, s>>>(G, m, par, A.i, gfirst, dev.ginfo);
+    SpMVCheckLaunch();
+    if (nl) {
+      PetscCall(DeviceAlloc(&dev.lrow, nl, &dev.bytes));
+      PetscCall(DeviceAlloc(&dev.lgroup, nl, &dev.bytes));
+      PetscCall(DeviceAlloc(&dev.lcount, nl, &dev.bytes));
+      PetscCall(DeviceAlloc(&dev.part, G, &dev.bytes));
+      LongTable<<<GridFor(m), kThreads, 0, s>>>(m, isl, lfirst, ng, gfirst, dev.lrow, dev.lgroup, dev.lcount);
+      SpMVCheckLaunch();
+    }
+    /* 3. threads per row, chunk sizes, threadsMapping, heads; offsets by a scan of the group sizes */
+    PetscCall(DeviceAlloc(&dev.map, m, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.heads, G * par.nw, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.goff, G + 1, &dev.bytes));
+    PetscCall(DeviceAlloc(&gsize, G + 1, nullptr));
+    PetscCall(DeviceAlloc(&stats, 3, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(stats, 0, 3 * sizeof(int), s));
+    PetscCallCUDA(cudaMemsetAsync(gsize + G, 0, sizeof(int64_t), s));
+    {
+      const int         warps = kThreads / 32;
+      const std::size_t shm   = (std::size_t)warps * (2 * par.BS + par.nw) * sizeof(int);
+      Assign<<<GridFor(G * 32), kThreads, shm, s>>>(G, par, A.i, dev.ginfo, dev.map, dev.heads, gsize, stats);
+      SpMVCheckLaunch();
+    }
+    PetscCall(ExclusiveSum(tmp, gsize, dev.goff, G + 1, s));
+    PetscCallCUDA(cudaMemcpyAsync(&tot[1], dev.goff + G, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaMemcpyAsync(hstats, stats, sizeof(hstats), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    st.stored    = tot[1];
+    st.max_chunk = hstats[0];
+    st.max_rows  = hstats[1];
+    st.pieces    = hstats[2];
+    /* 4. the chunks */
+    PetscCall(DeviceAlloc(&dev.col, st.stored, &dev.bytes));
+    PetscCall(DeviceAlloc(&dev.val, st.stored, &dev.bytes));
+    Fill<false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    for (void *p : {(void *)ng, (void *)gfirst, (void *)isl, (void *)lfirst, (void *)gsize, (void *)stats}) PetscCallCUDA(cudaFree(p));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    PetscFunctionBegin;
+    if (st.groups) Fill<true><<<GridFor(st.groups * par.BS), kThreads, 0, s>>>(st.groups, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val);
+    SpMVCheckLaunch();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
+  {
+    PetscFunctionBegin;
+    if (!st.groups) PetscFunctionReturn(PETSC_SUCCESS); /* no rows */
+    const std::size_t shm = (std::size_t)par.BS * sizeof(PetscScalar);
+    const unsigned    G   = (unsigned)st.groups;
+    const int4       *gi  = (const int4 *)dev.ginfo;
+    if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
+    else SpMV<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
+    SpMVCheckLaunch();
+    if (st.long_rows) {
+      const int nl = (int)st.long_rows;
+      if (add) LongRows<true><<<GridFor((int64_t)nl * 32), kThreads, 0, s>>>(nl, dev.lrow, dev.lgroup, dev.lcount, dev.part, y);
+      else LongRows<false><<<GridFor((int64_t)nl * 32), kThreads, 0, s>>>(nl, dev.lrow, dev.lgroup, dev.lcount, dev.part, y);
+      SpMVCheckLaunch();
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode View(PetscViewer v) const override
+  {
+    PetscFunctionBegin;
+    const int64_t ordinary = st.groups - st.pieces;
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: rows %" PetscInt_FMT ", columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT "; block size %d, desired chunk size %d (long rows: more than %d nonzeros, %s), %s grouping\n", st.m, st.n, st.nnz, par.BS, par.D, par.T,
+                                     par.split ? "split into groups of their own" : "not split", par.paper ? "the paper's" : "thread-need"));
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: %" PetscInt64_FMT " groups (%" PetscInt64_FMT " of rows, mean %.1f rows, at most %" PetscInt_FMT "; %" PetscInt64_FMT " pieces of %" PetscInt64_FMT " long rows), chunk size mean %.2f max %" PetscInt_FMT "\n", st.groups, ordinary,
+                                     ordinary ? (double)(st.m - st.long_rows) / (double)ordinary : 0.0, st.max_rows, st.pieces, st.long_rows, st.groups ? (double)st.stored / ((double)st.groups * par.BS) : 0.0, st.max_chunk));
+    const double layout = 12.0 * (double)st.stored + (24.0 + 4.0 * par.nw) * (double)st.groups + 4.0 * (double)st.m;
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: stored entries %" PetscInt64_FMT " (padding %.1f%%), layout %.2f bytes per nonzero, device memory %.3g MB (%s)\n", st.stored, st.nnz ? 100.0 * (double)(st.stored - st.nnz) / (double)st.nnz : 0.0,
+                                     st.nnz ? layout / (double)st.nnz : 0.0, dev.bytes / 1e6, ondevice ? "built on the GPU" : "host reference"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
+  {
+    ARgCSRHostLayout ref;
+    ARgCSRStats      rst;
+
+    PetscFunctionBegin;
+    PetscCall(ARgCSRBuildHostLayout(opt, A, &ref, &rst));
+    PetscCheck(rst.groups == st.groups && rst.pieces == st.pieces && rst.long_rows == st.long_rows && rst.stored == st.stored && rst.max_chunk == st.max_chunk && rst.max_rows == st.max_rows, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "ARgCSR device layout shape differs from the host reference (device/host): groups %" PetscInt64_FMT "/%" PetscInt64_FMT " pieces %" PetscInt64_FMT "/%" PetscInt64_FMT " long rows %" PetscInt64_FMT "/%" PetscInt64_FMT " stored %" PetscInt64_FMT "/%" PetscInt64_FMT " max chunk %" PetscInt_FMT "/%" PetscInt_FMT " max rows %" PetscInt_FMT "/%" PetscInt_FMT,
+               st.groups, rst.groups, st.pieces, rst.pieces, st.long_rows, rst.long_rows, st.stored, rst.stored, st.max_chunk, rst.max_chunk, st.max_rows, rst.max_rows);
+    const int64_t            G = st.groups, nl = st.long_rows;
+    std::vector<int>         ginfo(4 * G), map(st.m), col(st.stored), lrow(nl), lgroup(nl), lcount(nl);
+    std::vector<int64_t>     goff(G + 1, 0);
+    std::vector<uint32_t>    heads(G * par.nw);
+    std::vector<PetscScalar> val(st.stored);
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    if (G) {
+      PetscCallCUDA(cudaMemcpy(ginfo.data(), dev.ginfo, ginfo.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(goff.data(), dev.goff, goff.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(heads.data(), dev.heads, heads.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(map.data(), dev.map, map.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(col.data(), dev.col, col.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(val.data(), dev.val, val.size() * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+    }
+    if (nl) {
+      PetscCallCUDA(cudaMemcpy(lrow.data(), dev.lrow, nl * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(lgroup.data(), dev.lgroup, nl * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCallCUDA(cudaMemcpy(lcount.data(), dev.lcount, nl * sizeof(int), cudaMemcpyDeviceToHost));
+    }
+    PetscCheck(ginfo == ref.ginfo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device group table (first row, rows, chunk size, piece) differs from the host reference");
+    PetscCheck(goff == ref.goff, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device group offsets differ from the host reference");
+    PetscCheck(heads == ref.heads && map == ref.map, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device threads mapping (map %s, heads %s) differs from the host reference", map == ref.map ? "equal" : "differs", heads == ref.heads ? "equal" : "differs");
+    PetscCheck(lrow == ref.lrow && lgroup == ref.lgroup && lcount == ref.lcount, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device long-row table differs from the host reference");
+    PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device column indices (padding included) differ from the host reference");
+    *maxdiff = 0;
+    for (std::size_t k = 0; k < val.size(); k++) *maxdiff = std::max(*maxdiff, (PetscReal)PetscAbsScalar(val[k] - ref.val[k]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+
+SpMVFormat *ARgCSRCreate(void) { return new ARgCSR(); }

@@ -1,0 +1,273 @@
+/*
+   ARgCSR: adaptive row-grouped CSR (Heller & Oberhuber 2012, ../shared/reference/seeds/adaptive-row-grouped-
+   csr-2012.json), with the decisions of ../shared/reference/briefs/brc-and-argcsr.md part B and part C.
+
+   LAYOUT (BS = block size = threads per CUDA block = chunks per group; D = desired chunk size)
+   Consecutive rows form groups. A group owns BS chunks of one size C_g (its chunk size); a row owns one or
+   more consecutive chunks (threads), and fills them contiguously, fill-first: thread j of a row holds the
+   row's entries [j*C_g, (j+1)*C_g) (brief B3 phase 4, B7.4), so padding sits only at chunk tails. Chunks are
+   stored column-wise: entry k of chunk t of group g is at goff[g] + k*BS + t (coalesced over t, brief B2).
+     val[S], col[S]    values and columns; padding: value 0, column -1 (the kernel stops at the first -1)
+     ginfo[4*G]        per group {row0, nrows, C, piece}: rows row0 .. row0+nrows-1, chunk size C;
+                       piece = -1 for an ordinary group, p >= 0 for piece p of a long row (below)
+     goff[G+1]         int64 start of each group in val/col (goff[G] = S)
+     map[m]            threadsMapping: per group, the inclusive prefix sum of threads per row (brief B7.1):
+                       row row0+i owns threads [map[row0+i-1], map[row0+i]) (begin 0 for i = 0)
+     heads[G*nw]       the same mapping as a bit mask, nw = BS/32 words per group: bit t set when thread t
+                       is the first thread of a row. The kernel reads this (16..128 bytes a group) instead of
+                       map (4 bytes a row); map is kept as the paper's array, verified, used by nothing hot.
+     lrow/lgroup/lcount  long rows: row, its first piece group, number of pieces
+
+   DECISIONS (where the paper and the brief leave room)
+   - Grouping (paper: "close a group once it holds more than D*BS nonzeros or BS rows", brief B3/B7.2).
+     Default: rows are packed by their thread need at chunk size D, w_r = max(1, ceil(len_r / D)): a group
+     takes consecutive rows while sum w_r <= BS (next fit). Then t_r = w_r is a feasible assignment of chunk
+     size <= D, so every group's chunk size is at most D: the padding is only the per-row rounding and the
+     end of the group. The paper's rule fills ~D*BS nonzeros whose rows round up past BS threads, so C
+     becomes D+1 or more for nearly every group (about 25-35% padding on cage11/nasa4704/3D stencils
+     against 5-10% here, by a sector-level model of the kernel's loads). The paper's rule stays behind
+     -mat_argcsr_paper_grouping.
+     Built on the GPU: the rows are cut into windows of 16*BS rows and each window runs the (sequential)
+     rule with one thread, from a fresh group; then group counts per row are turned into the group table by
+     prefix sums (CUB) and binary searches. A window costs at most one partly filled group (<= 1/16 of its
+     threads for rows of one thread each, typically < 2%). The host reference uses the same windows, so
+     the layouts are identical.
+   - Threads per row (brief B7.3, B7.5): the paper's pure greedy: every row starts with one thread (empty
+     rows too), each free thread goes to the row with the largest chunk filling ceil(len/t), ties to the
+     lowest row; all BS threads are assigned. C_g = max ceil(len/t). Threads the greedy gives beyond what
+     lowers C_g hold only padding (fill-first), as in the paper's figure.
+   - Long rows (the paper's limit: one group, at most BS threads). A row with more than T = D*BS nonzeros
+     gets groups of its own, one per piece of T nonzeros (the last one shorter): C = D for full pieces, so
+     no thread does more than D entries and no group waits for one long row. The pieces' sums are combined
+     deterministically in two levels: (1) inside the piece's block as for any row (below), written to
+     part[g]; (2) a second small kernel, one warp per long row, sums part[] of its pieces in a fixed order
+     (lane-strided, then a fixed shuffle tree) and writes y. No atomics anywhere: bitwise identical results
+     run to run. -mat_argcsr_split_long_rows 0 keeps the paper's behaviour (a row stays in one group).
+   - Index widths (brief B7.8): int columns (-1 sentinel), int64 group offsets; ginfo read as one int4.
+   - y = A x overwrites y (brief B7.7); y += A x adds in the final write. Every row is written exactly once
+     (ordinary groups, or the long-row kernel), so y is never zeroed first.
+
+   KERNEL (one CUDA block of BS threads per group; brief B4 with a faster, still deterministic reduction)
+   - thread t: reads ginfo[g] (int4), goff[g], its warp's heads word (broadcast loads), then its chunk in
+     batches of 4: the 4 columns (coalesced over t, streaming loads), then, for columns >= 0, the 4 values
+     and x entries; acc = fma(v, x, acc) in order k = 0, 1, ...; stops after a batch that ends in padding.
+   - warp: segmented reduction with shuffles over the warp-local pieces of each row (segments start at row
+     heads and at lane 0): 5 steps, a fixed tree. Segment heads store their sums in shared memory.
+   - block: after one __syncthreads, thread i < nrows finds row i's thread range [begin, end) from heads
+     (popcount select) and adds the warp pieces in order: psum[begin], psum[32*w] for each warp start inside
+     the range (at most BS/32 terms). It writes y[row0+i] (or part[g] for a long-row piece).
+   Order of the sums: fixed by the layout alone, so the products are bitwise identical run to run. The
+   host executor the plugin runs without a GPU (ARgCSRMultHost) walks the same layout row by row in CSR
+   order, as AIJ sums (its products equal AIJ's bit for bit: ex19's BiCGSTAB tests compare iteration counts);
+   ARgCSRMultHostKernelOrder replays the kernels' operations in their order with std::fma (the unit test
+   checks it against CSR and for determinism; the device product should equal it bit for bit).
+
+   BYTES PER NONZERO (for the floor, fp64)
+   8 (value) + 4 (column) per nonzero; padding costs one column read (4 B) per chunk that ends early (the
+   sentinel; up to 3 more inside a batch of 4) and no value read; 8 B per row (y; + 8 for y += A x); per
+   group 16 (ginfo) + 8 (goff) + BS/8 (heads). No row pointers (CSR reads 4 B a row more). With 32-byte
+   sectors, a padding slot next to real entries costs its bytes anyway: a sector model of the kernel's
+   loads gives 13.7 (cage11), 12.6 (nasa4704), 12.5 (27-point stencil) B/nnz at the defaults BS = 256,
+   D = 3, against CSR's 12.8 / 12.5 / 12.5 (12 + 12/mean row length).
+*/
+#pragma once
+#include "../spmvformat.h"
+#include <vector>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+  #define ARGCSR_HD __host__ __device__
+#else
+  #define ARGCSR_HD
+#endif
+
+struct ARgCSROptions {
+  PetscInt  block_size     = 256;         /* BS: threads per block = chunks per group */
+  PetscInt  chunk_size     = 3;           /* D: desired chunk size */
+  PetscBool split_long     = PETSC_TRUE;  /* rows longer than D*BS get groups of their own */
+  PetscBool paper_grouping = PETSC_FALSE; /* close groups by the paper's nonzero count instead of thread need */
+};
+
+/* The parameters the layout is built with, derived from the options (identical on host and device) */
+struct ARgCSRParams {
+  int  BS = 256, D = 3, T = 768, nw = 8, R = 4096; /* T = D*BS nonzeros; nw heads words a group; R rows a window */
+  bool split = true, paper = false;
+};
+
+/* Layout statistics (shape of the layout; identical for the host reference and the device build) */
+struct ARgCSRStats {
+  PetscInt m = 0, n = 0;
+  int64_t  nnz = 0;
+  int64_t  groups = 0, pieces = 0, long_rows = 0; /* all groups, the long rows' piece groups, long rows */
+  int64_t  stored = 0;                            /* S = sum over groups of C*BS */
+  PetscInt max_chunk = 0, max_rows = 0;           /* largest chunk size, most rows in a group */
+};
+
+/* The host reference layout: the arrays described above, plus src (CSR position of each stored entry, -1
+   for padding) for the values refresh */
+struct ARgCSRHostLayout {
+  ARgCSRParams             p;
+  std::vector<int>         ginfo; /* 4 per group */
+  std::vector<int64_t>     goff;  /* groups + 1 */
+  std::vector<uint32_t>    heads; /* nw per group */
+  std::vector<int>         map;   /* m */
+  std::vector<int>         col;
+  std::vector<PetscScalar> val;
+  std::vector<int64_t>     src;
+  std::vector<int>         lrow, lgroup, lcount;
+};
+
+PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &);
+PetscErrorCode ARgCSRSetParams(const ARgCSROptions &, ARgCSRParams *);
+PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &, const SpMVHostCsr &, ARgCSRHostLayout *, ARgCSRStats *);
+PetscErrorCode ARgCSRRefreshHostLayout(const SpMVHostCsr &, ARgCSRHostLayout *);
+void           ARgCSRMultHost(const ARgCSRHostLayout &, PetscInt m, const PetscScalar *x, PetscScalar *y, bool add);
+void           ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &, const PetscScalar *x, PetscScalar *y, bool add);
+
+SpMVFormat *ARgCSRCreate(void);
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Rules shared by the host reference and the device build/kernels (compiled by both compilers)     */
+/* ------------------------------------------------------------------------------------------------ */
+
+ARGCSR_HD inline int ARgCSRPopc(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+  return __popc(v);
+#else
+  return __builtin_popcount(v);
+#endif
+}
+/* index of the lowest set bit, v != 0 */
+ARGCSR_HD inline int ARgCSRLowBit(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+  return __ffs((int)v) - 1;
+#else
+  return __builtin_ctz(v);
+#endif
+}
+/* index of the highest set bit, v != 0 */
+ARGCSR_HD inline int ARgCSRHighBit(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+  return 31 - __clz((int)v);
+#else
+  return 31 - __builtin_clz(v);
+#endif
+}
+/* bits 0..b set (b in [0, 31]) */
+ARGCSR_HD inline uint32_t ARgCSRUpTo(int b) { return (uint32_t)((2ull << b) - 1ull); }
+
+/* position of the j-th (0-based) set bit of m; requires popc(m) > j */
+ARGCSR_HD inline int ARgCSRSelect32(uint32_t m, int j)
+{
+  int pos = 0;
+  for (int w = 16; w >= 1; w >>= 1) {
+    const uint32_t lo = m & ((1u << w) - 1u);
+    const int      c  = ARgCSRPopc(lo);
+    if (j >= c) {
+      j -= c;
+      m >>= w;
+      pos += w;
+    } else m = lo;
+  }
+  return pos;
+}
+
+/* Is a row of length L a long row (groups of its own)? How many pieces? */
+ARGCSR_HD inline bool    ARgCSRIsLong(const ARgCSRParams &p, int64_t L) { return p.split && L > p.T; }
+ARGCSR_HD inline int64_t ARgCSRPieces(const ARgCSRParams &p, int64_t L) { return (L - 1) / p.T + 1; }
+/* threads a row of length L needs at chunk size D (an empty row still takes one) */
+ARGCSR_HD inline int64_t ARgCSRThreadNeed(const ARgCSRParams &p, int64_t L) { return L > 0 ? (L - 1) / p.D + 1 : 1; }
+
+/* The grouping rule inside one window: Step() tells whether the (non-long) row of length L starts a new
+   group; Break() after a long row, so that the next row starts one. */
+struct ARgCSRGrouper {
+  int64_t cost = 0, nnz = 0;
+  int     rows = 0;
+  bool    open = false;
+  ARGCSR_HD void Break() { open = false; }
+  ARGCSR_HD bool Step(const ARgCSRParams &p, int64_t L)
+  {
+    bool start;
+    if (p.paper) { /* the paper: close once the group holds more than D*BS nonzeros or BS rows */
+      start = !open || rows == p.BS || nnz > p.T;
+      if (start) rows = 0, nnz = 0;
+      rows++;
+      nnz += L;
+    } else { /* next fit on the thread need at chunk size D */
+      const int64_t w = ARgCSRThreadNeed(p, L);
+      start           = !open || cost + w > p.BS;
+      cost            = start ? w : cost + w;
+    }
+    open = true;
+    return start;
+  }
+};
+
+/* the last row r in [0, m) with gfirst[r] <= g, for gfirst the exclusive prefix sum of groups per row
+   (gfirst[0] = 0): the row that group g starts at (a long row's pieces all start at the row) */
+ARGCSR_HD inline int64_t ARgCSRRowOfGroup(const int64_t *gfirst, int64_t m, int64_t g)
+{
+  int64_t lo = 0, hi = m; /* the first index with gfirst > g lies in [lo, hi] */
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if (gfirst[mid] <= g) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/* greedy key of a row (local index i, length L, t threads): larger chunk filling first, then lower index */
+ARGCSR_HD inline uint64_t ARgCSRKey(int64_t L, int t, int i) { return ((uint64_t)((L + t - 1) / t) << 32) | (uint64_t)(~(uint32_t)i); }
+
+/* Thread t of an ordinary group: its row (local index) and the first thread of that row, from the heads
+   words h (bit 0 of h[0] is always set) */
+ARGCSR_HD inline void ARgCSRThreadRow(const uint32_t *h, int t, int *li, int *first)
+{
+  const int      w = t >> 5;
+  const uint32_t m = h[w] & ARgCSRUpTo(t & 31);
+  int            c = ARgCSRPopc(m);
+  for (int v = 0; v < w; v++) c += ARgCSRPopc(h[v]);
+  *li = c - 1;
+  if (m) *first = w * 32 + ARgCSRHighBit(m);
+  else {
+    int v = w - 1;
+    while (v > 0 && !h[v]) v--;
+    *first = v * 32 + ARgCSRHighBit(h[v]);
+  }
+}
+
+/* Row i (local) of a group: its threads [begin, end), from the heads words h (nw words, BS threads) */
+ARGCSR_HD inline void ARgCSRRowThreads(const uint32_t *h, int nw, int BS, int i, int *begin, int *end)
+{
+  int      j = i, v = 0;
+  uint32_t m = h[0];
+  while (j >= ARgCSRPopc(m) && v + 1 < nw) {
+    j -= ARgCSRPopc(m);
+    m = h[++v];
+  }
+  const int b = v * 32 + ARgCSRSelect32(m, j);
+  int       e = BS;
+  uint32_t  rest = m & ~ARgCSRUpTo(b & 31);
+  while (true) {
+    if (rest) {
+      e = v * 32 + ARgCSRLowBit(rest);
+      break;
+    }
+    if (++v >= nw) break;
+    rest = h[v];
+  }
+  *begin = b;
+  *end   = e;
+}
+
+/* End (exclusive, warp-local) of the shuffle segment of lane l: the next segment head above l, else the
+   number of lanes. segs = the warp's heads word with bit 0 set. */
+ARGCSR_HD inline int ARgCSRSegEnd(uint32_t segs, int l, int lanes)
+{
+  const uint32_t above = segs & ~ARgCSRUpTo(l);
+  const int      e     = above ? ARgCSRLowBit(above) : 32;
+  return e < lanes ? e : lanes;
+}
