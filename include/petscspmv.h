@@ -11,6 +11,9 @@
 #define MATBRC       "brc"
 #define MATSEQAIJBRC "seqaijbrc"
 #define MATMPIAIJBRC "mpiaijbrc"
+#define MATSEGSUM       "segsum"
+#define MATSEQAIJSEGSUM "seqaijsegsum"
+#define MATMPIAIJSEGSUM "mpiaijsegsum"
 
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);

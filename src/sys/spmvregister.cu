@@ -3,9 +3,11 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
 #include "../mat/impls/spmv/brc/brc.h"
+#include "../mat/impls/spmv/segsum/segsum.h"
 
 namespace {
 const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row-column, Ashari et al. ICS'14", BRCCreate};
+const SpMVFormatInfo SegSumInfo = {MATSEGSUM, MATSEQAIJSEGSUM, MATMPIAIJSEGSUM, "speculative segmented sum on CSR, Liu & Vinter 2015", SegSumCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -13,6 +15,7 @@ struct Entry {
 };
 const Entry Formats[] = {
   {&BRCInfo, MatCreate_SeqAIJSpMV_T<&BRCInfo>, MatCreate_MPIAIJSpMV_T<&BRCInfo>},
+  {&SegSumInfo, MatCreate_SeqAIJSpMV_T<&SegSumInfo>, MatCreate_MPIAIJSpMV_T<&SegSumInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 
