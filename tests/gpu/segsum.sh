@@ -24,10 +24,11 @@ BIG="$M/cage11.mtx:64;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,den
 # bit for bit (MatSpMVVerify, "layout==host"), and products vs AIJ on CUDA and host vectors, refresh, repeat
 case " $what " in *" check "*|*" all "*)
   step check_edge_default  "$BIN/test_gpu" -type segsum -matrices "$EDGE$SMALL"
-  step check_edge_t64_s1   "$BIN/test_gpu" -type segsum -matrices "$EDGE$SMALL" -mat_segsum_tile 64 -mat_segsum_tiles_per_warp 1 -mat_segsum_warps_per_block 1
+  step check_edge_t64_s3   "$BIN/test_gpu" -type segsum -matrices "$EDGE$SMALL" -mat_segsum_tile 64 -mat_segsum_tiles_per_warp 3 -mat_segsum_warps_per_block 2
   step check_edge_t512_s31 "$BIN/test_gpu" -type segsum -matrices "$EDGE$SMALL" -mat_segsum_tile 512 -mat_segsum_tiles_per_warp 31 -mat_segsum_warps_per_block 8 -mat_segsum_speculate 0
-  step check_edge_t128_s3  "$BIN/test_gpu" -type segsum -matrices "$EDGE" -mat_segsum_tile 128 -mat_segsum_tiles_per_warp 3 -mat_segsum_warps_per_block 5
-  step check_real_big      "$BIN/test_gpu" -type segsum -matrices "$REAL;$BIG"
+  step check_edge_t256_s1  "$BIN/test_gpu" -type segsum -matrices "$EDGE" -mat_segsum_tile 256 -mat_segsum_tiles_per_warp 1 -mat_segsum_warps_per_block 1
+  step check_real          "$BIN/test_gpu" -type segsum -matrices "$REAL"
+  [ -n "${BIGCHECK:-}" ] && step check_big "$BIN/test_gpu" -type segsum -matrices "$BIG"
   step check_matops        "$BIN/test_matops" -type segsum -opt_good mat_segsum_tile=64 -opt_bad mat_segsum_tile=100
   step check_ksp           "$BIN/test_ksp" -type segsum -matrix "$M/cage11.mtx"
   its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
@@ -50,8 +51,8 @@ case " $what " in *" bench "*|*" all "*)
   cat "$OUT/bench.log"
 esac
 case " $what " in *" sweep "*|*" all "*)
-  S="rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16;$M/delaunay_n16.mtx:128"
-  for o in "-mat_segsum_tile 128 -mat_segsum_tiles_per_warp 7 -mat_segsum_warps_per_block 5" "-mat_segsum_tiles_per_warp 4" "-mat_segsum_tiles_per_warp 16" "-mat_segsum_tile 512 -mat_segsum_tiles_per_warp 4" "-mat_segsum_warps_per_block 8" "-mat_segsum_speculate 0"; do
+  S="rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16;$M/vsp_model1_crew1_cr42_south31.mtx:64"
+  for o in "-mat_segsum_tile 256 -mat_segsum_tiles_per_warp 8 -mat_segsum_warps_per_block 4" "-mat_segsum_tiles_per_warp 12 -mat_segsum_warps_per_block 4" "-mat_segsum_tile 64 -mat_segsum_tiles_per_warp 14 -mat_segsum_warps_per_block 8"; do
     echo "### segsum options: $o"
     timeout 120 "$BIN/bench_spmv" -matrices "$S" -types segsum -trials 3 -reps 50 $o 2>&1 | grep -E "nonzeros|^  segsum"
   done | tee "$OUT/sweep.log"

@@ -60,6 +60,29 @@ __device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const doubl
   }
 }
 
+/* Software pipeline: what tile t needs from memory before its x gather and its descriptor, loaded one tile
+   ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane) */
+template <int T>
+__device__ __forceinline__ void Fetch(const Dev &D, int64_t t, int lane, int lo, int hi, int (&c)[T], double (&v)[T], int &pa, int &pb)
+{
+  constexpr int WT = kW * T;
+  const int64_t tb = t * WT, e0 = tb + (int64_t)lane * T;
+  if (tb + WT <= D.nnz) LoadLane<T>(D.cj, D.aa, e0, c, v);
+  else { /* the last, partial tile */
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+      const bool in = e0 + k < D.nnz;
+      c[k]          = in ? __ldcs(D.cj + e0 + k) : 0;
+      v[k]          = in ? __ldcs(D.aa + e0 + k) : 0.0;
+    }
+  }
+  const int r = lo + 1 + lane;
+  if (lo != hi && hi - lo <= WT && r <= min(hi, D.m - 1)) {
+    pa = __ldg(D.rp + r);
+    pb = __ldg(D.rp + r + 1);
+  }
+}
+
 /* the lane's T head flags (one byte each in shared memory) as a bit mask; lane 0's byte 0 is the forced head */
 template <int T>
 __device__ __forceinline__ void ClearHeads(unsigned char *h, bool first)
@@ -118,26 +141,27 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
   double        carry   = 0.0;                   /* the open row's sum so far, carried from tile to tile */
   bool          pending = false;
 
+  int    cn[T], pa = 0, pb = 0; /* the next tile, loaded one tile ahead */
+  double vn[T];
+  Fetch<T>(D, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), cn, vn, pa, pb);
   for (int i = 0; i < ntw; i++) {
+    int    c[T];
+    double v[T], xv[T];
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+      c[k] = cn[k];
+      v[k] = vn[k];
+    }
+    const int     a0 = pa, b0 = pb;
     const int64_t tb   = (t0 + i) * WT;
     const int     r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
     r_hi               = __shfl_sync(kFull, rb, i + 1);
+    const int nxt_hi   = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
+    if (i + 1 < ntw) Fetch<T>(D, t0 + i + 1, lane, r_hi, nxt_hi, cn, vn, pa, pb);
     const int64_t e0   = tb + (int64_t)lane * T;
-    int           c[T];
-    double        v[T], xv[T];
-    if (tb + WT <= nnz) {
-      LoadLane<T>(D.cj, D.aa, e0, c, v);
+    const bool    full = tb + WT <= nnz;
 #pragma unroll
-      for (int k = 0; k < T; k++) xv[k] = __ldg(x + c[k]);
-    } else { /* the last, partial tile: zero products past the end */
-#pragma unroll
-      for (int k = 0; k < T; k++) {
-        const bool in = e0 + k < nnz;
-        c[k]          = in ? __ldcs(D.cj + e0 + k) : 0;
-        v[k]          = in ? __ldcs(D.aa + e0 + k) : 0.0;
-        xv[k]         = in ? __ldg(x + c[k]) : 0.0;
-      }
-    }
+    for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? __ldg(x + c[k]) : 0.0;
 
     if (r_lo == r_hi) { /* fast track: the whole tile lies inside one row, which goes on in the next tile */
       double s = __dmul_rn(v[0], xv[0]);
@@ -159,8 +183,8 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
     bool dirty = false, cont = false;
     if (r_hi - r_lo <= WT) { /* walk the rows (always the case without empty rows) */
       const int r_end = min(r_hi, m - 1);
-      for (int r = r_lo + 1 + lane; r <= r_end; r += kW) {
-        const int     a = __ldg(rp + r), b = __ldg(rp + r + 1);
+      for (int r = r_lo + 1 + lane, it = 0; r <= r_end; r += kW, it = 1) {
+        const int     a = it ? __ldg(rp + r) : a0, b = it ? __ldg(rp + r + 1) : b0; /* first pair prefetched */
         const int64_t o = (int64_t)a - tb;
         if (b > a) {
           if (o < WT) {
@@ -566,6 +590,7 @@ public:
     st.ndirty    = (int64_t)hc[1];
     st.nlong     = (int64_t)hc[2];
     st.nlongruns = (int64_t)hc[3];
+    st.auxbytes  = SegSumAuxBytes(st);
     for (void *p : {(void *)flag, (void *)pos, (void *)sync, (void *)runstart, (void *)spos, (void *)rpos, (void *)cnt, tmp})
       if (p) PetscCallCUDA(cudaFree(p));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -613,7 +638,7 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "segsum: tile W*T = 32*%" PetscInt_FMT " = %" PetscInt64_FMT " nonzeros, %" PetscInt_FMT " tiles per warp (%" PetscInt64_FMT " nonzeros), %" PetscInt_FMT " warps per block, speculation %s\n", st.T, WT, st.S, WT * st.S, st.warps, opt.speculate ? "on" : "off"));
     PetscCall(PetscViewerASCIIPrintf(v, "segsum: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
     PetscCall(PetscViewerASCIIPrintf(v, "segsum: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
-    PetscCall(PetscViewerASCIIPrintf(v, "segsum: no copy of the matrix (the kernel reads the CSR); auxiliary device memory %.3g MB (%.2f%% of the CSR)\n", bytes / 1e6, st.nnz ? 100.0 * bytes / (12.0 * st.nnz + 4.0 * (st.m + 1)) : 0.0));
+    PetscCall(PetscViewerASCIIPrintf(v, "segsum: no copy of the matrix (the kernel reads the CSR); auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / (12.0 * st.nnz + 4.0 * (st.m + 1)) : 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

@@ -45,10 +45,12 @@
 constexpr int kSegSumW        = 32; /* lanes per warp (the paper's W) */
 constexpr int kSegSumShortRun = 32; /* fix-up: runs of at most this many slots are summed by one thread */
 
+/* Defaults: the paper's NVIDIA double-precision values (T = 4, S = 7, B = 5), which were also the fastest
+   of the configurations measured on the H200 (bench/results/segsum-h200-*) */
 struct SegSumOptions {
-  PetscInt  tile      = 256;  /* nonzeros per tile, W*T: T = tile/32 in {2, 4, 8, 16} */
-  PetscInt  S         = 8;    /* tiles per warp, 1..31 */
-  PetscInt  warps     = 4;    /* warps per CUDA block (the paper's B), 1..8 */
+  PetscInt  tile      = 128;  /* nonzeros per tile, W*T: T = tile/32 in {2, 4, 8, 16} */
+  PetscInt  S         = 7;    /* tiles per warp, 1..31 */
+  PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
 };
 
@@ -60,7 +62,9 @@ struct SegSumStats {
   int64_t  ntiles = 0, nwarps = 0;
   int64_t  nfast = 0, ndirty = 0, nlong = 0; /* tiles: inside one row, with empty rows, range longer than the tile */
   int64_t  nslots = 0, nruns = 0, nlongruns = 0, nempty = 0;
+  int64_t  auxbytes = 0; /* the auxiliary arrays, see above */
 };
+inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots; }
 
 /* The auxiliary arrays on the host (the device holds the same, see above) */
 struct SegSumHostLayout {

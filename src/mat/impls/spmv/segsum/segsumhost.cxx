@@ -69,6 +69,7 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
     st->ndirty += e != L->erow.end() && *e < hi;
   }
   L->sval.resize(st->nslots);
+  st->auxbytes = SegSumAuxBytes(*st);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
