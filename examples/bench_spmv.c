@@ -26,7 +26,7 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
 #define NWARMUP  10
 
 /* Plugin types known to this benchmark (the default -types); add new roots here */
-static const char *PluginTypes[] = {MATBRC, MATSURAA, MATCCOO, MATARGCSR};
+static const char *PluginTypes[] = {MATBRC, MATSURAA, MATCCOO, MATARGCSR, MATSEGSUM};
 
 typedef struct {
   char      matrix[PETSC_MAX_PATH_LEN];

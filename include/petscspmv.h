@@ -24,6 +24,10 @@
 #define MATSEQAIJARGCSR "seqaijargcsr"
 #define MATMPIAIJARGCSR "mpiaijargcsr"
 
+#define MATSEGSUM       "segsum"
+#define MATSEQAIJSEGSUM "seqaijsegsum"
+#define MATMPIAIJSEGSUM "mpiaijsegsum"
+
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
 

@@ -6,6 +6,7 @@
 #include "../mat/impls/spmv/suraa/suraa.h"
 #include "../mat/impls/spmv/ccoo/ccoo.h"
 #include "../mat/impls/spmv/argcsr/argcsr.h"
+#include "../mat/impls/spmv/segsum/segsum.h"
 #include "../ksp/pc/impls/poly/polyimpl.h"
 #include <petscspmv.h>
 
@@ -14,6 +15,7 @@ const SpMVFormatInfo BRCInfo = {MATBRC, MATSEQAIJBRC, MATMPIAIJBRC, "blocked row
 const SpMVFormatInfo SURAAInfo = {MATSURAA, MATSEQAIJSURAA, MATMPIAIJSURAA, "sorted segmented rows, Muhammed et al. Appl. Sci. 2019", SURAACreate};
 const SpMVFormatInfo CCOOInfo = {MATCCOO, MATSEQAIJCCOO, MATMPIAIJCCOO, "balanced compressed COO, Aliaga et al. Euro-Par 2020", CCOOCreate};
 const SpMVFormatInfo ARgCSRInfo = {MATARGCSR, MATSEQAIJARGCSR, MATMPIAIJARGCSR, "adaptive row-grouped CSR, Heller and Oberhuber 2012", ARgCSRCreate};
+const SpMVFormatInfo SegSumInfo = {MATSEGSUM, MATSEQAIJSEGSUM, MATMPIAIJSEGSUM, "speculative segmented sum on CSR, Liu & Vinter 2015", SegSumCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -24,6 +26,7 @@ const Entry Formats[] = {
   {&SURAAInfo, MatCreate_SeqAIJSpMV_T<&SURAAInfo>, MatCreate_MPIAIJSpMV_T<&SURAAInfo>},
   {&CCOOInfo, MatCreate_SeqAIJSpMV_T<&CCOOInfo>, MatCreate_MPIAIJSpMV_T<&CCOOInfo>},
   {&ARgCSRInfo, MatCreate_SeqAIJSpMV_T<&ARgCSRInfo>, MatCreate_MPIAIJSpMV_T<&ARgCSRInfo>},
+  {&SegSumInfo, MatCreate_SeqAIJSpMV_T<&SegSumInfo>, MatCreate_MPIAIJSpMV_T<&SegSumInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 

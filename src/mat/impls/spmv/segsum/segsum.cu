@@ -1,0 +1,703 @@
+/* Speculative segmented sum on the device: the auxiliary arrays built on the GPU from the device CSR,
+   the speculative kernel, the fix-up kernel, and the format object that the generic type drives.
+   See segsum.h for the algorithm and the host reference (segsumhost.cxx) for the same steps on the CPU.
+
+   Every floating-point operation is an explicit __dmul_rn / __dadd_rn (no FMA contraction) in an order
+   the host reference repeats, so device and host results agree bit for bit (MatSpMVVerify checks it). */
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include "segsum.h"
+#include <petscdevice_cuda.h>
+#include <cub/cub.cuh>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+static_assert(sizeof(PetscScalar) == sizeof(double), "segsum is written for real double precision PETSc");
+
+namespace {
+constexpr unsigned kFull       = 0xffffffffu;
+constexpr int      kW          = kSegSumW;
+constexpr int      kMaxThreads = 256; /* at most 8 warps per block (-mat_segsum_warps_per_block) */
+constexpr int      kAux        = 256; /* threads per block of the build and fix-up kernels */
+
+/* What the kernels see: the generic type's device CSR and the auxiliary arrays */
+struct Dev {
+  const int    *rp = nullptr, *cj = nullptr;
+  const double *aa = nullptr;
+  int           m = 0, S = 0;
+  int64_t       nnz = 0, ntiles = 0, nwarps = 0, nslots = 0, nruns = 0, nempty = 0;
+  int          *bound = nullptr, *wslot = nullptr, *run_off = nullptr, *run_row = nullptr, *erow = nullptr;
+  double       *sval  = nullptr;
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* the speculative kernel                                                                          */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* a lane's T contiguous entries of a full tile: 16-byte loads, streamed (read once per product) */
+template <int T>
+__device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const double *__restrict__ aa, int64_t e0, int (&c)[T], double (&v)[T])
+{
+  if constexpr (T == 2) {
+    const int2 q = __ldcs(reinterpret_cast<const int2 *>(cj + e0));
+    c[0]         = q.x;
+    c[1]         = q.y;
+  } else {
+#pragma unroll
+    for (int q = 0; q < T / 4; q++) {
+      const int4 w = __ldcs(reinterpret_cast<const int4 *>(cj + e0) + q);
+      c[4 * q]     = w.x;
+      c[4 * q + 1] = w.y;
+      c[4 * q + 2] = w.z;
+      c[4 * q + 3] = w.w;
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < T / 2; q++) {
+    const double2 w = __ldcs(reinterpret_cast<const double2 *>(aa + e0) + q);
+    v[2 * q]        = w.x;
+    v[2 * q + 1]    = w.y;
+  }
+}
+
+/* Software pipeline: what tile t needs from memory before its x gather and its descriptor, loaded one tile
+   ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane) */
+template <int T>
+__device__ __forceinline__ void Fetch(const Dev &D, int64_t t, int lane, int lo, int hi, int (&c)[T], double (&v)[T], int &pa, int &pb)
+{
+  constexpr int WT = kW * T;
+  const int64_t tb = t * WT, e0 = tb + (int64_t)lane * T;
+  if (tb + WT <= D.nnz) LoadLane<T>(D.cj, D.aa, e0, c, v);
+  else { /* the last, partial tile */
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+      const bool in = e0 + k < D.nnz;
+      c[k]          = in ? __ldcs(D.cj + e0 + k) : 0;
+      v[k]          = in ? __ldcs(D.aa + e0 + k) : 0.0;
+    }
+  }
+  const int r = lo + 1 + lane;
+  if (lo != hi && hi - lo <= WT && r <= min(hi, D.m - 1)) {
+    pa = __ldg(D.rp + r);
+    pb = __ldg(D.rp + r + 1);
+  }
+}
+
+/* the lane's T head flags (one byte each in shared memory) as a bit mask; lane 0's byte 0 is the forced head */
+template <int T>
+__device__ __forceinline__ void ClearHeads(unsigned char *h, bool first)
+{
+  if constexpr (T == 2) *reinterpret_cast<unsigned short *>(h) = first ? 1 : 0;
+  else {
+#pragma unroll
+    for (int q = 0; q < T / 4; q++) reinterpret_cast<unsigned *>(h)[q] = (q == 0 && first) ? 1u : 0u;
+  }
+}
+template <int T>
+__device__ __forceinline__ unsigned HeadBits(const unsigned char *h)
+{
+  if constexpr (T == 2) {
+    const unsigned w = *reinterpret_cast<const unsigned short *>(h);
+    return (w & 1u) | ((w >> 7) & 2u);
+  } else {
+    unsigned bits = 0;
+#pragma unroll
+    for (int q = 0; q < T / 4; q++) { /* bytes in {0,1}: the multiply gathers them into bits 24..27 */
+      const unsigned w = reinterpret_cast<const unsigned *>(h)[q];
+      bits |= (((w * 0x01020408u) >> 24) & 0xFu) << (4 * q);
+    }
+    return bits;
+  }
+}
+
+/* a finished segment: its row is owned by this warp (y), or started in an earlier warp (synchronizer) */
+template <bool ADD>
+__device__ __forceinline__ void Put(double *__restrict__ y, double *__restrict__ sval, int row, int syncrow, int slot, double v)
+{
+  if (row == syncrow) sval[slot] = v;
+  else if (ADD) y[row] = __dadd_rn(y[row], v);
+  else y[row] = v;
+}
+
+/* One warp per S consecutive tiles of W*T nonzeros. Shared memory per warp: W*T head bytes, W*T row ids. */
+template <int T, bool ADD>
+__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const double *__restrict__ x, double *__restrict__ y, const bool speculate)
+{
+  constexpr int WT = kW * T;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int      lane  = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
+  unsigned char *hb    = smem + wib * (5 * WT);
+  int           *rowOf = reinterpret_cast<int *>(hb + WT);
+  const int64_t  g     = (int64_t)blockIdx.x * (blockDim.x / kW) + wib;
+  if (g >= D.nwarps) return; /* whole warps leave together */
+  const int *__restrict__ rp = D.rp;
+  const int     m = D.m;
+  const int64_t nnz = D.nnz, t0 = g * D.S;
+  const int     ntw     = (int)min((int64_t)D.S, D.ntiles - t0);
+  const int     rb      = lane <= ntw ? __ldg(D.bound + t0 + lane) : 0; /* lane i: first row of tile i */
+  const int     slot    = __ldg(D.wslot + g);
+  int           r_hi    = __shfl_sync(kFull, rb, 0);
+  const int     syncrow = slot >= 0 ? r_hi : -1; /* first row, when it started in an earlier warp */
+  double        carry   = 0.0;                   /* the open row's sum so far, carried from tile to tile */
+  bool          pending = false;
+
+  int    cn[T], pa = 0, pb = 0; /* the next tile, loaded one tile ahead */
+  double vn[T];
+  Fetch<T>(D, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), cn, vn, pa, pb);
+  for (int i = 0; i < ntw; i++) {
+    int    c[T];
+    double v[T], xv[T];
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+      c[k] = cn[k];
+      v[k] = vn[k];
+    }
+    const int     a0 = pa, b0 = pb;
+    const int64_t tb   = (t0 + i) * WT;
+    const int     r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
+    r_hi               = __shfl_sync(kFull, rb, i + 1);
+    const int nxt_hi   = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
+    if (i + 1 < ntw) Fetch<T>(D, t0 + i + 1, lane, r_hi, nxt_hi, cn, vn, pa, pb);
+    const int64_t e0   = tb + (int64_t)lane * T;
+    const bool    full = tb + WT <= nnz;
+#pragma unroll
+    for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? __ldg(x + c[k]) : 0.0;
+
+    if (r_lo == r_hi) { /* fast track: the whole tile lies inside one row, which goes on in the next tile */
+      double s = __dmul_rn(v[0], xv[0]);
+#pragma unroll
+      for (int k = 1; k < T; k++) s = __dadd_rn(s, __dmul_rn(v[k], xv[k]));
+#pragma unroll
+      for (int o = kW / 2; o > 0; o >>= 1) s = __dadd_rn(s, __shfl_xor_sync(kFull, s, o));
+      carry   = __dadd_rn(carry, s);
+      pending = true;
+      continue;
+    }
+
+    /* segment descriptor, on the fly: a head byte at the start of every non-empty row inside the tile,
+       with that row's index beside it; an empty row seen on the way makes the tile dirty */
+    __syncwarp(); /* the previous tile's reads of hb/rowOf are done */
+    ClearHeads<T>(hb + lane * T, lane == 0);
+    if (lane == 0) rowOf[0] = r_lo;
+    __syncwarp();
+    bool dirty = false, cont = false;
+    if (r_hi - r_lo <= WT) { /* walk the rows (always the case without empty rows) */
+      const int r_end = min(r_hi, m - 1);
+      for (int r = r_lo + 1 + lane, it = 0; r <= r_end; r += kW, it = 1) {
+        const int     a = it ? __ldg(rp + r) : a0, b = it ? __ldg(rp + r + 1) : b0; /* first pair prefetched */
+        const int64_t o = (int64_t)a - tb;
+        if (b > a) {
+          if (o < WT) {
+            hb[o]    = 1;
+            rowOf[o] = r;
+          }
+        } else dirty = true;
+        if (r == r_hi) cont = o < WT; /* r_hi starts inside the tile: its segment goes on */
+      }
+    } else { /* more rows than entries: runs of empty rows. Find each entry's row by binary search */
+      dirty = true;
+#pragma unroll
+      for (int q = 0; q < T; q++) {
+        const int     o = q * kW + lane;
+        const int64_t e = tb + o;
+        if (o == 0 || e >= nnz) continue;
+        int lo = r_lo, hi = r_hi; /* rightmost r with rp[r] <= e */
+        while (lo < hi) {
+          const int mid = lo + (hi - lo + 1) / 2;
+          if (__ldg(rp + mid) <= e) lo = mid;
+          else hi = mid - 1;
+        }
+        if (__ldg(rp + lo) == e) {
+          hb[o]    = 1;
+          rowOf[o] = lo;
+        }
+      }
+      if (lane == 0) cont = r_hi < m && __ldg(rp + r_hi) < tb + WT;
+    }
+    dirty = __any_sync(kFull, dirty) || !speculate;
+    cont  = __any_sync(kFull, cont);
+    __syncwarp();
+
+    double p[T];
+#pragma unroll
+    for (int k = 0; k < T; k++) p[k] = __dmul_rn(v[k], xv[k]);
+    if (lane == 0 && pending) p[0] = __dadd_rn(carry, p[0]); /* carry into the tile's first segment */
+    const unsigned h = HeadBits<T>(hb + lane * T);
+    int rowbase = r_lo; /* speculation: the j-th head of this lane is row r_lo + (heads before it) */
+    if (!dirty) {
+      const int nh = __popc(h);
+      int       s  = nh;
+#pragma unroll
+      for (int d = 1; d < kW; d <<= 1) {
+        const int t = __shfl_up_sync(kFull, s, d);
+        if (lane >= d) s += t;
+      }
+      rowbase = r_lo + s - nh;
+    }
+    /* the lane's run, sequentially: segments that start and end inside the lane are written at once */
+    double acc = 0.0, lead = 0.0;
+    int    cur = -1, j = 0;
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+      if (h >> k & 1u) {
+        if (cur >= 0) {
+          Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, acc);
+          j++;
+        } else lead = acc;
+        acc = 0.0;
+        cur = k;
+      }
+      acc = __dadd_rn(acc, p[k]);
+    }
+    const bool seen = cur >= 0;
+    if (!seen) lead = acc;
+    /* segments that span lanes: reverse segmented scan of the leading pieces, stopping at a lane with a head */
+    const unsigned seenmask = __ballot_sync(kFull, seen);
+    double         cc       = lead;
+#pragma unroll
+    for (int d = 1; d < kW; d <<= 1) {
+      const double oc = __shfl_down_sync(kFull, cc, d);
+      if (!((seenmask >> lane) & ((1u << d) - 1u)) && lane + d < kW) cc = __dadd_rn(cc, oc);
+    }
+    double nxt = __shfl_down_sync(kFull, cc, 1);
+    if (lane == kW - 1) nxt = 0.0;
+    const double tot   = __dadd_rn(acc, nxt); /* the lane's last segment */
+    const int    tstar = kW - 1 - __clz(seenmask); /* holds the tile's last segment */
+    if (seen && !(cont && lane == tstar)) Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, tot);
+    carry   = cont ? __shfl_sync(kFull, tot, tstar) : 0.0;
+    pending = cont;
+  }
+  if (pending && lane == 0) Put<ADD>(y, D.sval, r_hi, syncrow, slot, carry); /* the row goes on in the next warp */
+}
+
+/* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
+   long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
+   empty rows have no slots: plain stores, no atomics. */
+template <bool ADD>
+__global__ void __launch_bounds__(kAux) FixupKernel(const Dev D, double *__restrict__ y)
+{
+  const int     lane = threadIdx.x & (kW - 1);
+  const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, nth = (int64_t)gridDim.x * blockDim.x;
+  for (int64_t b = tid / kW * kW; b < D.nruns; b += nth) {
+    const int64_t k = b + lane;
+    int           s = 0, len = 0, row = 0;
+    if (k < D.nruns) {
+      s   = D.run_off[k];
+      len = D.run_off[k + 1] - s;
+      row = D.run_row[k];
+    }
+    if (len > 0 && len <= kSegSumShortRun) {
+      double v = D.sval[s];
+      for (int q = 1; q < len; q++) v = __dadd_rn(v, D.sval[s + q]);
+      y[row] = __dadd_rn(y[row], v);
+    }
+    for (unsigned lm = __ballot_sync(kFull, len > kSegSumShortRun); lm; lm &= lm - 1) {
+      const int src = __ffs(lm) - 1;
+      const int ss = __shfl_sync(kFull, s, src), ll = __shfl_sync(kFull, len, src), rr = __shfl_sync(kFull, row, src);
+      double    w = D.sval[ss + lane];
+      for (int q = lane + kW; q < ll; q += kW) w = __dadd_rn(w, D.sval[ss + q]);
+#pragma unroll
+      for (int o = kW / 2; o > 0; o >>= 1) w = __dadd_rn(w, __shfl_xor_sync(kFull, w, o));
+      if (lane == 0) y[rr] = __dadd_rn(y[rr], w);
+    }
+  }
+  if (!ADD)
+    for (int64_t k = tid; k < D.nempty; k += nth) y[D.erow[k]] = 0.0;
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* build: the auxiliary arrays from the device CSR                                                 */
+/* ---------------------------------------------------------------------------------------------- */
+
+/* bound[t] = rightmost r in [0, m] with rp[r] <= min(t*WT, nnz) */
+__global__ void Bounds(int64_t ntiles, int WT, int64_t nnz, int m, const int *__restrict__ rp, int *__restrict__ bound)
+{
+  for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t <= ntiles; t += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t b  = min(t * WT, nnz);
+    int           lo = 0, hi = m;
+    while (lo < hi) {
+      const int mid = lo + (hi - lo + 1) / 2;
+      if (rp[mid] <= b) lo = mid;
+      else hi = mid - 1;
+    }
+    bound[t] = lo;
+  }
+}
+
+__global__ void EmptyFlags(int m, const int *__restrict__ rp, int *__restrict__ flag)
+{
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r <= m; r += (int64_t)gridDim.x * blockDim.x) flag[r] = r < m && rp[r] == rp[r + 1];
+}
+
+__global__ void ScatterRows(int m, const int *__restrict__ flag, const int *__restrict__ pos, int *__restrict__ out)
+{
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x)
+    if (flag[r]) out[pos[r]] = (int)r;
+}
+
+/* warp g needs a synchronizer slot when its first row started in an earlier warp; a run of slots starts
+   unless warp g-1 had a slot for the same row */
+__global__ void WarpFlags(int64_t nwarps, int S, int WT, const int *__restrict__ rp, const int *__restrict__ bound, int *__restrict__ sync, int *__restrict__ runstart)
+{
+  for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g <= nwarps; g += (int64_t)gridDim.x * blockDim.x) {
+    if (g == nwarps) {
+      sync[g] = runstart[g] = 0;
+      continue;
+    }
+    const int  r    = bound[g * S];
+    const bool sy   = rp[r] < g * S * (int64_t)WT;
+    const bool same = g > 0 && bound[(g - 1) * S] == r && rp[r] < (g - 1) * S * (int64_t)WT;
+    sync[g]         = sy;
+    runstart[g]     = sy && !same;
+  }
+}
+
+__global__ void SlotsRuns(int64_t nwarps, int S, const int *__restrict__ bound, const int *__restrict__ sync, const int *__restrict__ spos, const int *__restrict__ runstart, const int *__restrict__ rpos, int *__restrict__ wslot, int *__restrict__ run_off, int *__restrict__ run_row)
+{
+  for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g <= nwarps; g += (int64_t)gridDim.x * blockDim.x) {
+    if (g == nwarps) {
+      run_off[rpos[g]] = spos[g];
+      continue;
+    }
+    wslot[g] = sync[g] ? spos[g] : -1;
+    if (runstart[g]) {
+      run_off[rpos[g]] = spos[g];
+      run_row[rpos[g]] = bound[g * S];
+    }
+  }
+}
+
+/* statistics for -mat_view: cnt = {fast-track tiles, dirty tiles, long-range tiles, long runs} */
+__global__ void Stats(int64_t ntiles, int WT, const int *__restrict__ bound, int64_t nempty, const int *__restrict__ erow, int64_t nruns, const int *__restrict__ run_off, unsigned long long *__restrict__ cnt)
+{
+  unsigned long long f = 0, d = 0, l = 0, lr = 0;
+  for (int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; t < ntiles || t < nruns; t += (int64_t)gridDim.x * blockDim.x) {
+    if (t < ntiles) {
+      const int lo = bound[t], hi = bound[t + 1];
+      f += lo == hi;
+      l += hi - lo > WT;
+      int64_t a = 0, b = nempty; /* first empty row > lo */
+      while (a < b) {
+        const int64_t mid = (a + b) / 2;
+        if (erow[mid] <= lo) a = mid + 1;
+        else b = mid;
+      }
+      d += a < nempty && erow[a] < hi;
+    }
+    if (t < nruns) lr += run_off[t + 1] - run_off[t] > kSegSumShortRun;
+  }
+  for (int o = kW / 2; o > 0; o >>= 1) {
+    f += __shfl_down_sync(kFull, f, o);
+    d += __shfl_down_sync(kFull, d, o);
+    l += __shfl_down_sync(kFull, l, o);
+    lr += __shfl_down_sync(kFull, lr, o);
+  }
+  if ((threadIdx.x & (kW - 1)) == 0) {
+    atomicAdd(cnt + 0, f);
+    atomicAdd(cnt + 1, d);
+    atomicAdd(cnt + 2, l);
+    atomicAdd(cnt + 3, lr);
+  }
+}
+
+inline unsigned Grid(int64_t threads, int64_t cap = 4096)
+{
+  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kAux - 1) / kAux, cap));
+}
+
+template <typename T>
+PetscErrorCode DeviceAlloc(T **p, int64_t n, std::size_t *bytes)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaMalloc((void **)p, std::max<int64_t>(n, 1) * sizeof(T)));
+  if (bytes) *bytes += n * sizeof(T);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* out[0..n) = exclusive prefix sum of in[0..n); the temporary storage grows as needed */
+PetscErrorCode ExclusiveSum(const int *in, int *out, int64_t n, void **tmp, std::size_t *tmpbytes, cudaStream_t s)
+{
+  std::size_t need = 0;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, (int)n, s));
+  if (need > *tmpbytes) {
+    if (*tmp) PetscCallCUDA(cudaFree(*tmp));
+    PetscCall(DeviceAlloc((char **)tmp, (int64_t)need, nullptr));
+    *tmpbytes = need;
+  }
+  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(*tmp, need, in, out, (int)n, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the kernels for one tile height */
+template <int T>
+PetscErrorCode Launch(const Dev &D, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  const unsigned    blocks = (unsigned)((D.nwarps + warps - 1) / warps);
+  const std::size_t shmem  = (std::size_t)warps * 5 * kW * T;
+  if (add) SpMVKernel<T, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
+  else SpMVKernel<T, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
+  SpMVCheckLaunch();
+  if (D.nruns > 0 || (!add && D.nempty > 0)) {
+    const unsigned fb = Grid(std::max(D.nruns, add ? 0 : D.nempty));
+    if (add) FixupKernel<true><<<fb, kAux, 0, s>>>(D, y);
+    else FixupKernel<false><<<fb, kAux, 0, s>>>(D, y);
+    SpMVCheckLaunch();
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+class SegSum final : public SpMVFormat {
+  SegSumOptions    opt;
+  SegSumStats      st;
+  SegSumHostLayout host;
+  SpMVHostCsr      hcsr;
+  Dev              dev;
+  std::size_t      bytes = 0;
+
+public:
+  ~SegSum() override { (void)ReleaseDevice(); }
+
+  PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
+  {
+    PetscFunctionBegin;
+    PetscCall(PetscOptionsInt("-mat_segsum_tile", "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
+    PetscCall(PetscOptionsInt("-mat_segsum_tiles_per_warp", "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
+    PetscCall(PetscOptionsInt("-mat_segsum_warps_per_block", "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
+    PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
+    PetscCall(SegSumCheckOptions(opt));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode CopyOptions(const SpMVFormat &from) override
+  {
+    PetscFunctionBegin;
+    opt = static_cast<const SegSum &>(from).opt;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override
+  {
+    PetscFunctionBegin;
+    hcsr = A;
+    PetscCall(SegSumBuildHostLayout(opt, A, &host, &st));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &A) override
+  {
+    hcsr = A; /* values rewritten in place: the layout does not depend on them */
+    return PETSC_SUCCESS;
+  }
+  PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
+  {
+    SegSumMultHost(st, host, hcsr, x, y, add);
+    return PETSC_SUCCESS;
+  }
+
+  PetscErrorCode ReleaseDevice() override
+  {
+    PetscFunctionBegin;
+    for (void *p : {(void *)dev.bound, (void *)dev.wslot, (void *)dev.run_off, (void *)dev.run_row, (void *)dev.erow, (void *)dev.sval})
+      if (p) PetscCallCUDA(cudaFree(p));
+    dev   = Dev();
+    bytes = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  std::size_t DeviceBytes() const override { return bytes; }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    int               *flag = nullptr, *pos = nullptr, *sync = nullptr, *runstart = nullptr, *spos = nullptr, *rpos = nullptr;
+    unsigned long long*cnt = nullptr, hc[4] = {0, 0, 0, 0};
+    void              *tmp = nullptr;
+    std::size_t        tmpbytes = 0;
+    const int          WT = (int)opt.tile;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseDevice());
+    PetscCall(SegSumCheckOptions(opt));
+    st        = SegSumStats();
+    st.m      = A.m;
+    st.n      = A.n;
+    st.nnz    = A.nnz;
+    st.T      = opt.tile / kW;
+    st.S      = opt.S;
+    st.warps  = opt.warps;
+    st.ntiles = (st.nnz + WT - 1) / WT;
+    st.nwarps = (st.ntiles + opt.S - 1) / opt.S;
+    dev.rp    = A.i; /* the generic type's device CSR, valid until the next build (spmvformat.h) */
+    dev.cj    = A.j;
+    dev.aa    = A.a;
+    dev.m     = (int)A.m;
+    dev.S     = (int)opt.S;
+    dev.nnz   = st.nnz;
+    dev.ntiles = st.ntiles;
+    dev.nwarps = st.nwarps;
+    if (A.m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    /* tile boundaries */
+    PetscCall(DeviceAlloc(&dev.bound, st.ntiles + 1, &bytes));
+    Bounds<<<Grid(st.ntiles + 1), kAux, 0, s>>>(st.ntiles, WT, st.nnz, dev.m, A.i, dev.bound);
+    SpMVCheckLaunch();
+    /* empty rows */
+    PetscCall(DeviceAlloc(&flag, A.m + 1, nullptr));
+    PetscCall(DeviceAlloc(&pos, A.m + 1, nullptr));
+    EmptyFlags<<<Grid(A.m + 1), kAux, 0, s>>>(dev.m, A.i, flag);
+    SpMVCheckLaunch();
+    PetscCall(ExclusiveSum(flag, pos, A.m + 1, &tmp, &tmpbytes, s));
+    {
+      int ne;
+      PetscCallCUDA(cudaMemcpyAsync(&ne, pos + A.m, sizeof(int), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      st.nempty = dev.nempty = ne;
+    }
+    PetscCall(DeviceAlloc(&dev.erow, st.nempty, &bytes));
+    if (st.nempty) ScatterRows<<<Grid(A.m), kAux, 0, s>>>(dev.m, flag, pos, dev.erow);
+    SpMVCheckLaunch();
+    /* synchronizer slots and their runs */
+    if (st.nwarps) {
+      PetscCall(DeviceAlloc(&sync, st.nwarps + 1, nullptr));
+      PetscCall(DeviceAlloc(&runstart, st.nwarps + 1, nullptr));
+      PetscCall(DeviceAlloc(&spos, st.nwarps + 1, nullptr));
+      PetscCall(DeviceAlloc(&rpos, st.nwarps + 1, nullptr));
+      WarpFlags<<<Grid(st.nwarps + 1), kAux, 0, s>>>(st.nwarps, dev.S, WT, A.i, dev.bound, sync, runstart);
+      SpMVCheckLaunch();
+      PetscCall(ExclusiveSum(sync, spos, st.nwarps + 1, &tmp, &tmpbytes, s));
+      PetscCall(ExclusiveSum(runstart, rpos, st.nwarps + 1, &tmp, &tmpbytes, s));
+      int ns, nr;
+      PetscCallCUDA(cudaMemcpyAsync(&ns, spos + st.nwarps, sizeof(int), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(&nr, rpos + st.nwarps, sizeof(int), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      st.nslots = dev.nslots = ns;
+      st.nruns = dev.nruns = nr;
+      PetscCall(DeviceAlloc(&dev.wslot, st.nwarps, &bytes));
+      PetscCall(DeviceAlloc(&dev.run_off, st.nruns + 1, &bytes));
+      PetscCall(DeviceAlloc(&dev.run_row, st.nruns, &bytes));
+      PetscCall(DeviceAlloc(&dev.sval, st.nslots, &bytes));
+      SlotsRuns<<<Grid(st.nwarps + 1), kAux, 0, s>>>(st.nwarps, dev.S, dev.bound, sync, spos, runstart, rpos, dev.wslot, dev.run_off, dev.run_row);
+      SpMVCheckLaunch();
+    }
+    /* statistics */
+    PetscCall(DeviceAlloc(&cnt, 4, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(cnt, 0, 4 * sizeof(*cnt), s));
+    if (st.ntiles || st.nruns) Stats<<<Grid(std::max(st.ntiles, st.nruns), 1024), kAux, 0, s>>>(st.ntiles, WT, dev.bound, st.nempty, dev.erow, st.nruns, dev.run_off, cnt);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaMemcpyAsync(hc, cnt, sizeof(hc), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    st.nfast     = (int64_t)hc[0];
+    st.ndirty    = (int64_t)hc[1];
+    st.nlong     = (int64_t)hc[2];
+    st.nlongruns = (int64_t)hc[3];
+    st.auxbytes  = SegSumAuxBytes(st);
+    for (void *p : {(void *)flag, (void *)pos, (void *)sync, (void *)runstart, (void *)spos, (void *)rpos, (void *)cnt, tmp})
+      if (p) PetscCallCUDA(cudaFree(p));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t) override
+  {
+    dev.aa = A.a; /* the values were rewritten in place; the auxiliary arrays depend on the pattern only */
+    return PETSC_SUCCESS;
+  }
+
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
+  {
+    PetscFunctionBegin;
+    if (st.m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    if (st.nnz == 0) {
+      if (!add) PetscCallCUDA(cudaMemsetAsync(y, 0, st.m * sizeof(PetscScalar), s));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    switch (st.T) {
+    case 2:
+      PetscCall(Launch<2>(dev, (int)st.warps, opt.speculate, x, y, add, s));
+      break;
+    case 4:
+      PetscCall(Launch<4>(dev, (int)st.warps, opt.speculate, x, y, add, s));
+      break;
+    case 8:
+      PetscCall(Launch<8>(dev, (int)st.warps, opt.speculate, x, y, add, s));
+      break;
+    case 16:
+      PetscCall(Launch<16>(dev, (int)st.warps, opt.speculate, x, y, add, s));
+      break;
+    default:
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum: tile height %" PetscInt_FMT " not compiled", st.T);
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode View(PetscViewer v) const override
+  {
+    const int64_t WT = kW * st.T;
+
+    PetscFunctionBegin;
+    PetscCall(PetscViewerASCIIPrintf(v, "segsum: rows %" PetscInt_FMT ", nnz %" PetscInt64_FMT ", empty rows %" PetscInt64_FMT "\n", st.m, st.nnz, st.nempty));
+    PetscCall(PetscViewerASCIIPrintf(v, "segsum: tile W*T = 32*%" PetscInt_FMT " = %" PetscInt64_FMT " nonzeros, %" PetscInt_FMT " tiles per warp (%" PetscInt64_FMT " nonzeros), %" PetscInt_FMT " warps per block, speculation %s\n", st.T, WT, st.S, WT * st.S, st.warps, opt.speculate ? "on" : "off"));
+    PetscCall(PetscViewerASCIIPrintf(v, "segsum: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
+    PetscCall(PetscViewerASCIIPrintf(v, "segsum: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
+    PetscCall(PetscViewerASCIIPrintf(v, "segsum: no copy of the matrix (the kernel reads the CSR); auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / (12.0 * st.nnz + 4.0 * (st.m + 1)) : 0.0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
+  {
+    SegSumHostLayout ref;
+    SegSumStats      rst;
+
+    PetscFunctionBegin;
+    PetscCall(SegSumBuildHostLayout(opt, A, &ref, &rst));
+    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "segsum device layout differs from the host reference (device/host): tiles %" PetscInt64_FMT "/%" PetscInt64_FMT " warps %" PetscInt64_FMT "/%" PetscInt64_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " runs %" PetscInt64_FMT "/%" PetscInt64_FMT " empty %" PetscInt64_FMT "/%" PetscInt64_FMT " fast %" PetscInt64_FMT "/%" PetscInt64_FMT " dirty %" PetscInt64_FMT "/%" PetscInt64_FMT " long %" PetscInt64_FMT "/%" PetscInt64_FMT " long runs %" PetscInt64_FMT "/%" PetscInt64_FMT,
+               st.ntiles, rst.ntiles, st.nwarps, rst.nwarps, st.nslots, rst.nslots, st.nruns, rst.nruns, st.nempty, rst.nempty, st.nfast, rst.nfast, st.ndirty, rst.ndirty, st.nlong, rst.nlong, st.nlongruns, rst.nlongruns);
+    *maxdiff = 0;
+    if (st.m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    auto same = [&](const char *name, const int *d, const std::vector<int> &h, int64_t n) -> PetscErrorCode {
+      std::vector<int> got(n);
+      PetscFunctionBegin;
+      if (n) PetscCallCUDA(cudaMemcpy(got.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCheck((int64_t)h.size() >= n && std::equal(got.begin(), got.end(), h.begin()), PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum device %s differs from the host reference", name);
+      PetscFunctionReturn(PETSC_SUCCESS);
+    };
+    PetscCall(same("tile boundaries", dev.bound, ref.bound, st.ntiles + 1));
+    PetscCall(same("empty rows", dev.erow, ref.erow, st.nempty));
+    if (st.nwarps) {
+      PetscCall(same("synchronizer slots", dev.wslot, ref.wslot, st.nwarps));
+      PetscCall(same("run offsets", dev.run_off, ref.run_off, st.nruns + 1));
+      PetscCall(same("run rows", dev.run_row, ref.run_row, st.nruns));
+    }
+    /* the product itself: device and host reference must agree bit for bit, y = A x and y += A x */
+    std::vector<PetscScalar> x(std::max<PetscInt>(A.n, 1)), y0(A.m), yh(A.m), yd(A.m);
+    for (PetscInt j = 0; j < A.n; j++) x[j] = std::ldexp((double)((j * 2654435761ull) % 2003) - 1001.0, -9) + 1e-3 * (j % 7);
+    for (PetscInt r = 0; r < A.m; r++) y0[r] = 0.5 - (double)((r * 40503ull) % 997) / 997.0;
+    PetscScalar *dx, *dy;
+    PetscCallCUDA(cudaMalloc((void **)&dx, x.size() * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMalloc((void **)&dy, A.m * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMemcpy(dx, x.data(), x.size() * sizeof(PetscScalar), cudaMemcpyHostToDevice));
+    for (int add = 0; add < 2; add++) {
+      if (add) {
+        PetscCallCUDA(cudaMemcpy(dy, y0.data(), A.m * sizeof(PetscScalar), cudaMemcpyHostToDevice));
+        yh = y0;
+      } else {
+        PetscCallCUDA(cudaMemset(dy, 0xff, A.m * sizeof(PetscScalar))); /* NaN: every row must be written */
+        std::fill(yh.begin(), yh.end(), NAN);
+      }
+      PetscCall(MultDevice(dx, dy, add, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      PetscCallCUDA(cudaMemcpy(yd.data(), dy, A.m * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+      SegSumMultHost(rst, ref, A, x.data(), yh.data(), add);
+      for (PetscInt r = 0; r < A.m; r++) {
+        if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar))) *maxdiff = std::max(*maxdiff, std::isnan(yd[r] - yh[r]) ? (PetscReal)INFINITY : (PetscReal)PetscAbsScalar(yd[r] - yh[r]));
+        if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar)) && *maxdiff == 0) *maxdiff = 1e-300; /* -0 vs +0 */
+      }
+    }
+    PetscCallCUDA(cudaFree(dx));
+    PetscCallCUDA(cudaFree(dy));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+
+SpMVFormat *SegSumCreate(void) { return new SegSum(); }

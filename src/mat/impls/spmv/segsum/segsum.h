@@ -1,0 +1,80 @@
+/*
+   Speculative segmented sum SpMV on CSR (Liu & Vinter, Parallel Computing 2015), with the decisions of
+   ../shared/reference/briefs/segsum-and-ccoo.md part A and the changes listed below.
+
+   The kernel runs on the CSR arrays themselves: the format keeps pointers to the device CSR that the
+   generic type owns (spmvformat.h, "Lifetimes") and builds only small auxiliary arrays.
+
+   Decomposition (paper): the nonzeros are cut into tiles of W*T consecutive entries (W = 32 lanes, T
+   entries per lane); warp g takes the S consecutive tiles [g*S, g*S+S); lane t owns the T contiguous
+   entries [t*T, t*T+T) of a tile (the "matrix" segmented scan), loaded with 16-byte vector loads.
+   Per tile the warp builds the segment descriptor on the fly from row_ptr (one head flag per row start
+   inside the tile, in shared memory), sums each lane's run sequentially, joins the runs that span lanes
+   with a shuffle segmented scan, and writes each segment's sum to y at the row r_lo + (its rank among
+   the tile's heads): the speculation that no row in the tile is empty.  A row that continues into the
+   next tile is carried in a register.  Tiles inside a single row take the fast track (one warp sum).
+
+   Checking the prediction: the descriptor pass sees every row of the tile, so an empty row marks the
+   tile dirty on the fly, as in the paper.  A dirty tile takes each segment's row from the descriptor
+   (the row index that set the head flag, kept beside it in shared memory) instead of the speculative
+   index, which is the paper's re-arrangement done while the sums are still on chip: no packed-left
+   values land in y, so there is no second pass over y, no copy of y, and MatMultAdd works the same way.
+   A tile whose row range is longer than the tile (only possible with empty rows) finds its row starts
+   by binary search instead of walking the range.
+
+   Carries between warps (the paper's synchronizer; its CPU stage runs here as a GPU kernel, launched on
+   the same stream with no host synchronization): the warp in which a row starts stores y[row]; every
+   later warp that holds part of that row (always as its first row) writes its partial sum to a
+   synchronizer slot, and the fix-up kernel adds each row's slots to y in a fixed order.  The fix-up also
+   zeroes the empty rows (y = A x only), so y is never cleared with a memset.  Results are deterministic
+   and equal to the host reference bit for bit (no FMA contraction, fixed summation orders).
+
+   Auxiliary arrays (pattern only: built at assembly, kept on values-only refresh, which costs nothing):
+     bound[ntiles+1]  row of each tile boundary (rightmost r with row_ptr[r] <= min(t*W*T, nnz)); the
+                      paper's per-warp binary searches, done once
+     wslot[nwarps]    synchronizer slot of the warp, -1 if its first row starts inside it
+     run_off[nruns+1], run_row[nruns]  slots grouped by row (consecutive warps inside one long row)
+     erow[nempty]     the empty rows, zeroed by the fix-up kernel
+     sval[nslots]     the synchronizer values (written by every product)
+*/
+#pragma once
+#include "../spmvformat.h"
+#include <vector>
+#include <cstdint>
+
+constexpr int kSegSumW        = 32; /* lanes per warp (the paper's W) */
+constexpr int kSegSumShortRun = 32; /* fix-up: runs of at most this many slots are summed by one thread */
+
+/* Defaults: the paper's NVIDIA double-precision values (T = 4, S = 7, B = 5), which were also the fastest
+   of the configurations measured on the H200 (bench/results/segsum-h200-*) */
+struct SegSumOptions {
+  PetscInt  tile      = 128;  /* nonzeros per tile, W*T: T = tile/32 in {2, 4, 8, 16} */
+  PetscInt  S         = 7;    /* tiles per warp, 1..31 */
+  PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
+  PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
+};
+
+/* What the layout looks like; identical on host and device (Verify compares them) */
+struct SegSumStats {
+  PetscInt m = 0, n = 0;
+  int64_t  nnz = 0;
+  PetscInt T = 0, S = 0, warps = 0;
+  int64_t  ntiles = 0, nwarps = 0;
+  int64_t  nfast = 0, ndirty = 0, nlong = 0; /* tiles: inside one row, with empty rows, range longer than the tile */
+  int64_t  nslots = 0, nruns = 0, nlongruns = 0, nempty = 0;
+  int64_t  auxbytes = 0; /* the auxiliary arrays, see above */
+};
+inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots; }
+
+/* The auxiliary arrays on the host (the device holds the same, see above) */
+struct SegSumHostLayout {
+  std::vector<int>            bound, wslot, run_off, run_row, erow;
+  mutable std::vector<double> sval; /* scratch of the host executor */
+};
+
+PetscErrorCode SegSumCheckOptions(const SegSumOptions &);
+PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &, const SpMVHostCsr &, SegSumHostLayout *, SegSumStats *);
+/* y = A x (add = false) or y += A x: the device algorithm executed lane by lane on the CPU */
+void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const PetscScalar *x, PetscScalar *y, bool add);
+
+SpMVFormat *SegSumCreate(void);
