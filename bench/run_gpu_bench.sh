@@ -28,6 +28,7 @@ M="$M;$MATRICES/nasa4704.mtx:400"
 M="$M;$MATRICES/vsp_model1_crew1_cr42_south31.mtx:64"
 M="$M;$MATRICES/delaunay_n16.mtx:128"
 M="$M;stencil7:n=150"
+M="$M;stencil27:n=120,const=1"
 
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null || true
 "$BUILD/bin/bench_spmv" -matrices "$M" -commit "$COMMIT" \

@@ -14,7 +14,7 @@ what=${*:-all}
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/device.txt"
 echo "commit $(cat .dev/commit 2>/dev/null) date $(date -u +%FT%TZ)" | tee -a "$OUT/device.txt"
 
-SMALL="random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;random:m=7000,n=900,k=5,empty=0.3,seed=6;random:m=2000,k=3,empty=1,seed=7;banded:m=1,bw=0;denserows:m=20000,k=6,len=5000,dense=5;denserows:m=3000,k=4,len=2999,dense=1;stencil27:n=20;rmat:scale=14,ef=16"
+SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16,const=1;random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;random:m=7000,n=900,k=5,empty=0.3,seed=6;random:m=2000,k=3,empty=1,seed=7;banded:m=1,bw=0;denserows:m=20000,k=6,len=5000,dense=5;denserows:m=3000,k=4,len=2999,dense=1;stencil27:n=20;rmat:scale=14,ef=16"
 REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/nh2010.mtx:2;$M/cti.mtx:4;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/cage10.mtx"
 BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16"
 
@@ -23,7 +23,7 @@ case " $what " in *" check "*|*" all "*)
   for T in $TYPES; do
     step ${T}_gpu_small   "$BIN/test_gpu" -type $T -matrices "$SMALL"
     step ${T}_gpu_real    "$BIN/test_gpu" -type $T -matrices "$REAL"
-    step ${T}_gpu_big     "$BIN/test_gpu" -type $T -matrices "$BIG"
+    [ "${SKIP_BIG:-0}" = 1 ] || step ${T}_gpu_big "$BIN/test_gpu" -type $T -matrices "$BIG"
     step ${T}_gpu_matops  "$BIN/test_matops" -type $T
     step ${T}_gpu_ksp     "$BIN/test_ksp" -type $T -matrix "$M/cage11.mtx"
     step ${T}_gpu_ksp_st  "$BIN/test_ksp" -type $T -matrix "stencil27:n=30"
@@ -33,16 +33,17 @@ case " $what " in *" check "*|*" all "*)
 esac
 case " $what " in *" sanitize "*|*" all "*)
   for T in $TYPES; do
-    step ${T}_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;$M/nh2010.mtx"
-    step ${T}_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
-    step ${T}_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+    step ${T}_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1;$M/nh2010.mtx"
+    [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+    [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   done
 esac
 case " $what " in *" ex19 "*|*" all "*)
   ex19() { "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -snes_monitor_short -ksp_converged_reason "$@"; }
   # GMRES solves (ILU, Jacobi, none): BiCGSTAB's iteration count changes with the last bit of any kernel
   its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
-  for args in "-da_grid_x 128 -da_grid_y 128" "-da_grid_x 96 -da_grid_y 96 -pc_type jacobi" "-da_grid_x 64 -da_grid_y 64 -pc_type none -ksp_type fgmres -snes_rtol 1e-5"; do
+  IFS='|' read -ra EX19_ARGS <<< "${EX19_ARGS:--da_grid_x 128 -da_grid_y 128|-da_grid_x 96 -da_grid_y 96 -pc_type jacobi|-da_grid_x 64 -da_grid_y 64 -pc_type none -ksp_type fgmres -snes_rtol 1e-5}"
+  for args in "${EX19_ARGS[@]}"; do
     tag=$(echo "$args" | tr -c 'a-z0-9' '_' | tr -s _)
     ex19 -dm_mat_type aijcusparse $args > "$OUT/ex19_cusparse$tag.log" 2>&1
     for T in $TYPES; do
