@@ -18,7 +18,7 @@ SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16,const=1;random:m=5000,k=9,empty
 REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/nh2010.mtx:2;$M/cti.mtx:4;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/cage10.mtx"
 BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16"
 
-TYPES=${TYPES:-brc}
+TYPES=${TYPES:-brc suraa ccoo argcsr segsum}
 case " $what " in *" check "*|*" all "*)
   for T in $TYPES; do
     step ${T}_gpu_small   "$BIN/test_gpu" -type $T -matrices "$SMALL"

@@ -63,6 +63,26 @@ const SpMVFormatInfo *SpMVFindFormat(const char *name)
   return nullptr;
 }
 
+/* The options block of a petsc-spmv type (seq or mpi): its own block, as SeqAIJ does, because -help prints a
+   (prefix, title) block once and "Matrix (Mat) options" was printed when the AIJ parent was created */
+PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormatInfo *info, SpMVFormat *fmt, PetscBool *gpu)
+{
+  PetscBool ref = (PetscBool)!*gpu, set;
+  char      title[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(title, sizeof(title), "Options for %s matrices (%s)", typename_, info->title));
+  PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
+  PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference instead of the GPU kernels (debugging, testing)", "MatSetType", ref, &ref, &set));
+  if (set) {
+    PetscCheck(ref || SpMVHaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
+    *gpu = (PetscBool)!ref;
+  }
+  PetscCall(fmt->SetFromOptions(PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Is there a device this process can use? (no driver, no device: the host reference runs) */
 PetscBool SpMVHaveGPU(void)
 {
@@ -280,23 +300,11 @@ PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
 
 PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptionsObjectParent)
 {
-  Mat_SeqAIJSpMV *c   = Ctx(A);
-  PetscBool       ref = (PetscBool)!c->gpu, set;
-  char            title[256];
+  Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
   if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObjectParent));
-  /* a block of our own, as SeqAIJ does: -help prints a (prefix, title) block once, and "Matrix (Mat)
-     options" was already printed when the SeqAIJ parent was created */
-  PetscCall(PetscSNPrintf(title, sizeof(title), "Options for %s matrices (%s)", c->info->seqname, c->info->title));
-  PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
-  PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference instead of the GPU kernels (debugging, testing)", "MatSetType", ref, &ref, &set));
-  if (set) {
-    PetscCheck(ref || SpMVHaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
-    c->gpu = (PetscBool)!ref;
-  }
-  PetscCall(c->fmt->SetFromOptions(PetscOptionsObject));
-  PetscOptionsEnd();
+  PetscCall(SpMVSetFromOptions(A, c->info->seqname, c->info, c->fmt, &c->gpu));
   c->built = PETSC_FALSE; /* options may change the layout */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -71,21 +71,11 @@ PetscErrorCode MatAssemblyEnd_MPIAIJSpMV(Mat A, MatAssemblyType mode)
 
 PetscErrorCode MatSetFromOptions_MPIAIJSpMV(Mat A, PetscOptionItems PetscOptionsObjectParent)
 {
-  Mat_MPIAIJSpMV *c   = Ctx(A);
-  PetscBool       ref = (PetscBool)!c->gpu, set;
-  char            title[256];
+  Mat_MPIAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
   if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObjectParent));
-  PetscCall(PetscSNPrintf(title, sizeof(title), "Options for %s matrices (%s)", c->info->mpiname, c->info->title));
-  PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
-  PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference instead of the GPU kernels (debugging, testing)", "MatSetType", ref, &ref, &set));
-  if (set) {
-    PetscCheck(ref || SpMVHaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
-    c->gpu = (PetscBool)!ref;
-  }
-  PetscCall(c->opts->SetFromOptions(PetscOptionsObject));
-  PetscOptionsEnd();
+  PetscCall(SpMVSetFromOptions(A, c->info->mpiname, c->info, c->opts, &c->gpu));
   if (((Mat_MPIAIJ *)A->data)->A) PetscCall(ConvertBlocks(A, PETSC_TRUE)); /* blocks that exist take the new options */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

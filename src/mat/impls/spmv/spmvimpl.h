@@ -13,3 +13,4 @@ PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *);
 PetscErrorCode        MatSpMVSeqDetach(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
 PetscErrorCode        SpMVComposeConverters(Mat, const SpMVFormatInfo *, PetscBool);
+PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *);
