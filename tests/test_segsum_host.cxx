@@ -29,33 +29,7 @@
 #include <string>
 #include <vector>
 
-static int         g_failures = 0;
-static std::string g_context;
-static const int   kMaxReported = 40;
-
-static bool Check(bool ok, const char *fmt, ...)
-{
-  if (ok) return true;
-  if (++g_failures <= kMaxReported) {
-    char    msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    std::vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
-    std::printf("FAIL [%s]: %s\n", g_context.c_str(), msg);
-  } else if (g_failures == kMaxReported + 1) std::printf("FAIL ... (further failures not printed)\n");
-  std::fflush(stdout);
-  return false;
-}
-
-static void ReportGroup(const char *group, int failures_before, const std::string &summary)
-{
-  const int f = g_failures - failures_before;
-  std::printf("%-18s %s: %s", group, summary.c_str(), f ? "FAILED" : "ok");
-  if (f) std::printf(" (%d failures)", f);
-  std::printf("\n");
-  std::fflush(stdout);
-}
+#include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
 
 template <typename T> static std::string ToString(const std::vector<T> &v)
 {
