@@ -42,6 +42,7 @@
 /* ------------------------------------------------------------------------------------------------ */
 
 #include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
+#include "hostcsr.h"  /* Rng, Csr, random values, CSR builders */
 
 template <typename T> static std::string ToString(const std::vector<T> &v)
 {
@@ -62,45 +63,10 @@ template <typename T, typename U> static void CheckArray(const char *name, const
 /* CSR matrices                                                                                     */
 /* ------------------------------------------------------------------------------------------------ */
 
-using Rng = std::mt19937_64;
 
-/* A CSR matrix that owns its arrays; View() gives the raw-pointer form the ARgCSR code takes */
-struct Csr {
-  PetscInt                 m = 0, n = 0;
-  std::vector<PetscInt>    i{0}, j;
-  std::vector<PetscScalar> a;
 
-  PetscInt    Len(PetscInt r) const { return i[r + 1] - i[r]; }
-  PetscInt    Nnz() const { return (PetscInt)j.size(); }
-  SpMVHostCsr View() const
-  {
-    SpMVHostCsr A;
-    A.m   = m;
-    A.n   = n;
-    A.nnz = Nnz();
-    A.i   = i.data();
-    A.j   = j.data();
-    A.a   = a.data();
-    return A;
-  }
-};
 
-/* A non-trivial nonzero value: magnitude in [0.25, 4), random sign */
-static PetscScalar RandomValue(Rng &rng)
-{
-  std::uniform_real_distribution<double> mag(0.25, 4.0);
-  return (rng() & 1 ? -1.0 : 1.0) * mag(rng);
-}
 
-static std::vector<PetscScalar> RandomVector(Rng &rng, PetscInt n)
-{
-  std::vector<PetscScalar> v(n);
-  for (auto &e : v) e = RandomValue(rng);
-  return v;
-}
-
-/* uniform in [lo, hi] */
-static PetscInt Uniform(Rng &rng, PetscInt lo, PetscInt hi) { return std::uniform_int_distribution<PetscInt>(lo, hi)(rng); }
 
 /* len distinct columns of [0, n), sorted (or in random order) */
 static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, bool sorted = true)
@@ -114,30 +80,7 @@ static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, b
   return c;
 }
 
-/* From explicit (column, value) lists, one per row */
-static Csr CsrFromEntries(PetscInt n, const std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> &rows)
-{
-  Csr A;
-  A.m = (PetscInt)rows.size();
-  A.n = n;
-  for (const auto &row : rows) {
-    for (const auto &[c, v] : row) {
-      A.j.push_back(c);
-      A.a.push_back(v);
-    }
-    A.i.push_back(A.Nnz());
-  }
-  return A;
-}
 
-/* From column lists, one per row, with random values */
-static Csr CsrFromRows(PetscInt n, const std::vector<std::vector<PetscInt>> &rows, Rng &rng)
-{
-  std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(rows.size());
-  for (std::size_t r = 0; r < rows.size(); r++)
-    for (PetscInt c : rows[r]) e[r].push_back({c, RandomValue(rng)});
-  return CsrFromEntries(n, e);
-}
 
 /* m x n with row r holding len(r) random columns (clamped to n) */
 template <typename LenFn> static Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n, LenFn len, bool sorted = true)
@@ -147,13 +90,6 @@ template <typename LenFn> static Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n,
   return CsrFromRows(n, rows, rng);
 }
 
-/* Same pattern, new random values */
-static Csr WithNewValues(const Csr &A, Rng &rng)
-{
-  Csr B = A;
-  for (auto &v : B.a) v = RandomValue(rng);
-  return B;
-}
 
 struct TestMatrix {
   std::string name;

@@ -43,6 +43,7 @@
 /* ------------------------------------------------------------------------------------------------ */
 
 #include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
+#include "hostcsr.h"  /* Rng, Csr, random values, CSR builders */
 
 template <typename T>
 static std::string ToString(const std::vector<T> &v)
@@ -82,40 +83,8 @@ static bool CheckInvariants(const CCOOOptions &o, const SpMVHostCsr &A, const CC
 /* CSR matrices                                                                                     */
 /* ------------------------------------------------------------------------------------------------ */
 
-using Rng = std::mt19937_64;
 
-struct Csr {
-  PetscInt                 m = 0, n = 0;
-  std::vector<PetscInt>    i{0}, j;
-  std::vector<PetscScalar> a;
 
-  PetscInt    Len(PetscInt r) const { return i[r + 1] - i[r]; }
-  PetscInt    Nnz() const { return (PetscInt)j.size(); }
-  SpMVHostCsr View() const
-  {
-    SpMVHostCsr A;
-    A.m   = m;
-    A.n   = n;
-    A.nnz = Nnz();
-    A.i   = i.data();
-    A.j   = j.data();
-    A.a   = a.data();
-    return A;
-  }
-};
-
-static PetscScalar RandomValue(Rng &rng)
-{
-  std::uniform_real_distribution<double> mag(0.25, 4.0);
-  return (rng() & 1 ? -1.0 : 1.0) * mag(rng);
-}
-static std::vector<PetscScalar> RandomVector(Rng &rng, PetscInt n)
-{
-  std::vector<PetscScalar> v(n);
-  for (auto &e : v) e = RandomValue(rng);
-  return v;
-}
-static PetscInt Uniform(Rng &rng, PetscInt lo, PetscInt hi) { return std::uniform_int_distribution<PetscInt>(lo, hi)(rng); }
 
 static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, bool sorted = true)
 {
@@ -128,20 +97,6 @@ static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, b
   return c;
 }
 
-static Csr CsrFromEntries(PetscInt n, const std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> &rows)
-{
-  Csr A;
-  A.m = (PetscInt)rows.size();
-  A.n = n;
-  for (const auto &row : rows) {
-    for (const auto &[c, v] : row) {
-      A.j.push_back(c);
-      A.a.push_back(v);
-    }
-    A.i.push_back(A.Nnz());
-  }
-  return A;
-}
 
 /* value generators: random, or drawn from a small set (repeated values) */
 using ValueFn = std::function<PetscScalar(PetscInt row, PetscInt col)>;
@@ -155,12 +110,6 @@ static Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n, LenFn len, const ValueFn 
   return CsrFromEntries(n, e);
 }
 
-static Csr WithNewValues(const Csr &A, Rng &rng)
-{
-  Csr B = A;
-  for (auto &v : B.a) v = RandomValue(rng);
-  return B;
-}
 
 struct TestMatrix {
   std::string name;
