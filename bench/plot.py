@@ -20,7 +20,7 @@ def main():
     prefix = sys.argv[2] if len(sys.argv) > 2 else path[:-4]
     rows = list(csv.DictReader(open(path)))
     matrices = list(dict.fromkeys(r["matrix"] for r in rows))
-    types = list(dict.fromkeys(r["type"] for r in rows))
+    types = list(dict.fromkeys(r["type"] for r in rows if not r["type"].startswith("floor-")))  # floors: tables only
     meta = rows[0]
     title = f'{meta["device"]}, {meta["date"][:10]}, commit {meta["commit"]}'
     def value(m, t, key):

@@ -3,12 +3,17 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
                            "(-types, ',' separated) it converts the host AIJ matrix, checks y = A x against the AIJ product, and times\n"
                            "-trials trials of -reps MatMult each (median, min, max per MatMult). GB/s use one byte model for every\n"
                            "type, that of fp64 CSR with 32-bit indices: 12 nnz + 20 rows bytes. Without a GPU the plugin types run\n"
-                           "their host reference on host vectors (a correctness smoke test; CPU times).\n\n";
+                           "their host reference on host vectors (a correctness smoke test; CPU times).\n"
+                           "A type may carry a variant, type/name: the converted matrix gets the options prefix name_, so\n"
+                           "-types argcsr,argcsr/d8 -d8_mat_argcsr_desired_chunk_size 8 measures both layouts in one run.\n"
+                           "With a GPU, two floor kernels are timed on each matrix's device CSR (-floor): floor-stream reads the\n"
+                           "CSR arrays once (no x), floor-gather also reads x[col] in CSR order, perfectly balanced (no rows).\n\n";
 
 /*
    Usage:
-     bench_spmv -matrices "../shared/matrices/cage11.mtx:64;stencil27:n=120" [-types brc,aijcusparse,sellcuda]
+     bench_spmv -matrices "../shared/matrices/cage11.mtx:64;stencil27:n=120" [-types brc,aijcusparse,sellcuda,brc/w32]
                 [-trials 7] [-reps 100] [-tol 1e-12] [-csv out.csv] [-json out.json] [-commit <git sha>] [-seed <n>]
+                [-floor 0] [-w32_mat_brc_width 32]
 
    Per matrix and type it reports: rows, nnz, median / min / max microseconds per MatMult, GB/s in the CSR byte
    model, that as a fraction of the measured device copy bandwidth, speedup over aijcusparse, the conversion
@@ -22,7 +27,10 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
 #include <time.h>
 #include "spmvexamples.h"
 
-#define MAXTYPES 16
+/* examples/benchfloor.cu: a shell matrix whose MatMult runs a floor kernel on A's device CSR */
+PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat, PetscBool, Mat *);
+
+#define MAXTYPES 64
 #define NWARMUP  10
 
 /* Plugin types known to this benchmark (the default -types); add new roots here */
@@ -161,8 +169,24 @@ static PetscErrorCode RelError(Vec y, Vec y0, PetscScalar s, double *err)
 }
 
 static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAIJCUSPARSE) || !strcmp(t, MATSEQAIJCUSPARSE)); }
-static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strcmp(t, MATSELLCUDA) || !strcmp(t, MATSEQSELLCUDA)); }
-static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
+static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strncmp(t, MATSELLCUDA, strlen(MATSELLCUDA)) || !strncmp(t, MATSEQSELLCUDA, strlen(MATSEQSELLCUDA))); }
+static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather")); }
+static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || IsFloor(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
+
+/* "type/variant": the base type and the options prefix "variant_" (empty without a variant) */
+static PetscErrorCode SplitVariant(const char *spec, char *base, size_t nb, char *prefix, size_t np)
+{
+  const char *slash = strchr(spec, '/');
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(base, spec, slash ? PetscMin(nb, (size_t)(slash - spec) + 1) : nb));
+  prefix[0] = 0;
+  if (slash) {
+    PetscCheck(slash[1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Empty variant name in -types entry %s", spec);
+    PetscCall(PetscSNPrintf(prefix, np, "%s_", slash + 1));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* One type on one matrix: convert, check against y0 = A x (r->ok), and when right: time the products and the refresh */
 static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool gpu, PetscInt trials, PetscInt reps, PetscReal tol, Result *r)
@@ -176,9 +200,12 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   double             ev0[3], ev1[3], *tt;
   size_t             f0, f1, fv0, fv1;
 
+  char               base[64], prefix[64];
+
   PetscFunctionBegin;
   PetscCall(PetscStrncpy(r->type, type, sizeof(r->type)));
-  r->plugin = (PetscBool)!IsPetscGPU(type);
+  PetscCall(SplitVariant(type, base, sizeof(base), prefix, sizeof(prefix)));
+  r->plugin = (PetscBool)!IsPetscGPU(base);
   r->devmb  = -1;
   r->err2   = -1; /* no product after a refresh (yet) */
   /* conversion (+ the first product below), wall clock; device memory around it */
@@ -186,11 +213,13 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   PetscCall(PluginEvents(ev0));
   PetscCall(Sync(gpu));
   PetscCall(PetscTime(&t0));
-  if (IsSellCuda(type)) { /* through SeqSELL: the direct AIJ -> SELLCUDA conversion is very slow */
+  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, (PetscBool)!strcmp(base, "floor-gather"), &B));
+  else if (IsSellCuda(base)) { /* through SeqSELL: the direct AIJ -> SELLCUDA conversion is very slow */
     PetscCall(MatConvert(A, MATSEQSELL, MAT_INITIAL_MATRIX, &B));
     PetscCall(MatConvert(B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, &B));
-  } else PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
-  PetscCall(MatSetFromOptions(B)); /* format options (-mat_spmv_host_reference, -mat_cusparse_..., ...) */
+  } else PetscCall(MatConvert(A, base, MAT_INITIAL_MATRIX, &B));
+  if (prefix[0]) PetscCall(MatSetOptionsPrefix(B, prefix));
+  if (!IsFloor(base)) PetscCall(MatSetFromOptions(B)); /* format options (-mat_spmv_host_reference, -mat_cusparse_..., ...) */
   PetscCall(Sync(gpu));
   PetscCall(PetscTime(&t1));
   /* vectors of the matrix's kind (CUDA with a GPU), x copied in and on the device before the first product */
@@ -218,7 +247,8 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   r->build   = ev1[0] - ev0[0];
   r->upload  = ev1[2] - ev0[2];
   if (gpu) r->devmb = (((double)f0 - (double)f1) - ((double)fv0 - (double)fv1)) / 1e6;
-  PetscCall(RelError(yb, y0, 1.0, &r->err));
+  if (IsFloor(base)) r->err = 0; /* not a product: nothing to check */
+  else PetscCall(RelError(yb, y0, 1.0, &r->err));
   r->ok = (PetscBool)(r->err < tol);
   if (r->ok) {
     /* warm-up, then trials of reps products */
@@ -236,6 +266,8 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
     r->tmin = tt[0];
     r->tmax = tt[trials - 1];
     PetscCall(PetscFree(tt));
+  }
+  if (r->ok && !IsFloor(base)) {
     /* new values, same pattern: the next product refreshes the format (scale by 1 might be skipped) */
     PetscCall(PluginEvents(ev0));
     PetscCall(Sync(gpu));
@@ -280,14 +312,14 @@ static char *Trim(char *s)
 
 int main(int argc, char **argv)
 {
-  char        matrices[8192] = "stencil7:n=100;rmat:scale=18,ef=16", typestr[1024] = "", csv[PETSC_MAX_PATH_LEN] = "", json[PETSC_MAX_PATH_LEN] = "", commit[128] = "unknown";
+  char        matrices[8192] = "stencil7:n=100;rmat:scale=18,ef=16", typestr[4096] = "", csv[PETSC_MAX_PATH_LEN] = "", json[PETSC_MAX_PATH_LEN] = "", commit[128] = "unknown";
   char        devname[256] = "none (no GPU: host reference, CPU times)", date[64];
   char      **matlist, **typelist, *mats[1024], *types[MAXTYPES];
   int         nmat, ntype;
   PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0;
   PetscInt    seed = -1;
   PetscReal   tol = 1e-12;
-  PetscBool   gpu, typesset;
+  PetscBool   gpu, typesset, floor = PETSC_TRUE;
   double      copybw = 0;
   Result     *res;
   PetscMPIInt size;
@@ -311,6 +343,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-json", "Write the results to this JSON file", NULL, json, json, sizeof(json), NULL));
   PetscCall(PetscOptionsString("-commit", "Git commit of the code measured (recorded with the results)", NULL, commit, commit, sizeof(commit), NULL));
   PetscCall(PetscOptionsInt("-seed", "Seed of the random x (default: a fresh one per matrix)", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsBool("-floor", "With a GPU, also time the floor kernels floor-stream and floor-gather on each matrix", NULL, floor, &floor, NULL));
   PetscOptionsEnd();
   PetscCheck(trials >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-trials and -reps must be positive");
 
@@ -323,6 +356,7 @@ int main(int argc, char **argv)
     }
     if (gpu) PetscCall(PetscStrlcat(typestr, "," MATAIJCUSPARSE "," MATSELLCUDA, sizeof(typestr)));
   }
+  if (gpu && floor) PetscCall(PetscStrlcat(typestr, ",floor-stream,floor-gather", sizeof(typestr)));
   PetscCall(PetscStrToArray(typestr, ',', &ntype, &typelist));
   PetscCall(PetscStrToArray(matrices, ';', &nmat, &matlist));
   PetscCheck(ntype <= MAXTYPES, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "At most %d types", MAXTYPES);
