@@ -9,6 +9,7 @@
 namespace {
 constexpr int      kThreads = 128; /* build kernels */
 constexpr unsigned kFull    = 0xffffffffu;
+constexpr int      kBatch   = 8; /* entries of a chunk loaded together by the product kernel */
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Build                                                                                            */
@@ -217,14 +218,14 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
   const int         *cp  = col + off + t;
   const PetscScalar *vp  = val + off + t;
   PetscScalar        acc = 0;
-  for (int k = 0; k < C; k += 4) { /* batches of 4: the columns first (independent loads), then values and x */
-    int c[4];
+  for (int k = 0; k < C; k += kBatch) { /* batches: the columns first (independent loads), then values and x */
+    int c[kBatch];
 #pragma unroll
-    for (int u = 0; u < 4; u++) c[u] = k + u < C ? __ldcs(cp + (int64_t)(k + u) * BS) : -1;
+    for (int u = 0; u < kBatch; u++) c[u] = k + u < C ? __ldcs(cp + (int64_t)(k + u) * BS) : -1;
 #pragma unroll
-    for (int u = 0; u < 4; u++)
+    for (int u = 0; u < kBatch; u++)
       if (c[u] >= 0) acc = fma(__ldcs(vp + (int64_t)(k + u) * BS), __ldg(x + c[u]), acc);
-    if (c[3] < 0) break; /* padding only at the tail: the chunk (or C) ended */
+    if (c[kBatch - 1] < 0) break; /* padding only at the tail: the chunk (or C) ended */
   }
 
   const uint32_t segs = hw | 1u;

@@ -49,8 +49,9 @@
 
    KERNEL (one CUDA block of BS threads per group; brief B4 with a faster, still deterministic reduction)
    - thread t: reads ginfo[g] (int4), goff[g], its warp's heads word (broadcast loads), then its chunk in
-     batches of 4: the 4 columns (coalesced over t, streaming loads), then, for columns >= 0, the 4 values
-     and x entries; acc = fma(v, x, acc) in order k = 0, 1, ...; stops after a batch that ends in padding.
+     batches of 8 (kBatch): the 8 columns (coalesced over t, streaming loads; none past C), then, for
+     columns >= 0, the values and x entries; acc = fma(v, x, acc) in order k = 0, 1, ...; stops after a
+     batch that ends in padding. With the default D = 8 a chunk is one batch: two dependent loads a thread.
    - warp: segmented reduction with shuffles over the warp-local pieces of each row (segments start at row
      heads and at lane 0): 5 steps, a fixed tree. Segment heads store their sums in shared memory.
    - block: after one __syncthreads, thread i < nrows finds row i's thread range [begin, end) from heads
@@ -64,11 +65,21 @@
 
    BYTES PER NONZERO (for the floor, fp64)
    8 (value) + 4 (column) per nonzero; padding costs one column read (4 B) per chunk that ends early (the
-   sentinel; up to 3 more inside a batch of 4) and no value read; 8 B per row (y; + 8 for y += A x); per
+   sentinel; up to 7 more inside a batch of 8) and no value read; 8 B per row (y; + 8 for y += A x); per
    group 16 (ginfo) + 8 (goff) + BS/8 (heads). No row pointers (CSR reads 4 B a row more). With 32-byte
    sectors, a padding slot next to real entries costs its bytes anyway: a sector model of the kernel's
-   loads gives 13.7 (cage11), 12.6 (nasa4704), 12.5 (27-point stencil) B/nnz at the defaults BS = 256,
-   D = 3, against CSR's 12.8 / 12.5 / 12.5 (12 + 12/mean row length).
+   loads gives 13.7 (cage11), 12.6 (nasa4704), 12.5 (27-point stencil) B/nnz at BS = 256, D = 3 (the
+   first defaults), against CSR's 12.8 / 12.5 / 12.5 (12 + 12/mean row length).
+
+   DEFAULTS (BS = 128, D = 8) come from the H200 sweep bench/results/sweep-20261123-041035.csv, not from the
+   byte model above: the kernel is latency-bound, not byte-bound. At D = 3 a thread loads about 3 entries
+   and a block of 256 threads about 770, so the per-group work (ginfo, heads, two dependent load rounds, the
+   barrier and the row sums) is paid every 770 nonzeros: 0.90-0.93x of cuSPARSE on cage11 / nasa4704 /
+   27-point stencil. D = 8 triples the entries per thread; BS = 128 halves the threads a barrier waits for.
+   Measured speedups over aijcusparse (same run), D = 3 / 6 / 8 / 16 at BS = 256, and BS = 128 / 512 at D = 8:
+     cage11 kron 64     0.93 1.07 1.13 1.12 | 1.17 1.06      7-pt stencil     0.88 0.86 1.32 1.32 | 1.37 1.24
+     nasa4704 kron 400  0.91 1.04 1.03 1.00 | 1.07 0.98      delaunay kron    0.99 1.04 1.11 0.97 | 1.15 1.06
+     27-pt stencil      0.90 1.04 1.15 1.23 | 1.18 1.08      R-MAT, dense rows, vsp: 1.06, 1.07, 0.95 at 128/8
 */
 #pragma once
 #include "../spmvformat.h"
@@ -82,8 +93,8 @@
 #endif
 
 struct ARgCSROptions {
-  PetscInt  block_size     = 256;         /* BS: threads per block = chunks per group */
-  PetscInt  chunk_size     = 3;           /* D: desired chunk size */
+  PetscInt  block_size     = 128;         /* BS: threads per block = chunks per group */
+  PetscInt  chunk_size     = 8;           /* D: desired chunk size */
   PetscBool split_long     = PETSC_TRUE;  /* rows longer than D*BS get groups of their own */
   PetscBool paper_grouping = PETSC_FALSE; /* close groups by the paper's nonzero count instead of thread need */
 };
