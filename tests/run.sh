@@ -132,6 +132,7 @@ expect_error bad_ccoo_lut_size "mat_ccoo_lut_size" ex19_type ccoo -mat_ccoo_lut_
 expect_error suraa_bad_vector_width "mat_suraa_vector_width"     ex19_type suraa -mat_suraa_vector_width 48
 expect_error suraa_bad_g3_lanes     "mat_suraa_g3_lanes"         ex19_type suraa -mat_suraa_g3_lanes 3
 expect_error suraa_bad_threshold    "mat_suraa_vector_threshold" ex19_type suraa -mat_suraa_vector_threshold 0
+expect_error suraa_bad_lane_entries "mat_suraa_lane_entries"   ex19_type suraa -mat_suraa_lane_entries 3
 expect_error suraa_bad_segment_rows "mat_suraa_segment_rows"     ex19_type suraa -mat_suraa_segment_rows 0
 expect_error suraa_bad_g1_max_rows  "mat_suraa_g1_max_rows"      ex19_type suraa -mat_suraa_g1_max_rows -2
 expect_error suraa_cusparse_logical "mat_suraa_permute physical" ex19_type suraa -mat_suraa_kernels cusparse -mat_suraa_permute logical

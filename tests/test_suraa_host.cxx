@@ -16,6 +16,10 @@
                          row's launch by its segment mean (lanes, widths) or its length (G1 buckets), chunks
      4. refresh          new values, same pattern: SURAARefreshHostLayout, then the product of the new CSR
      5. parameters       SURAASegmentRows and the predicates on hand-made cases; options refused
+     6. lane rule        -mat_suraa_lane_entries E = 1, 2, 4, 8, 32: every G3 row's lanes (and G2 row's width)
+                         against the rule recomputed here from the long double mean of its segment (L the
+                         smallest power of two with L E >= mean), hand-computed plans for rows of 27, and
+                         products against CSR for each E
 
    Usage: test_suraa_host [-seed N]   (the seed defaults to the clock and is printed, to rerun a failure)
    Exit status is nonzero on any failure; every failure prints one "FAIL [context]: ..." line.
@@ -190,6 +194,16 @@ static std::vector<TestOptions> MakeTestOptions()
   o                  = SURAAOptions();
   o.vector_threshold = 100;
   t.push_back({"T 100 (G3 lanes 32)", o});
+  for (PetscInt E : {1, 8, 32}) { /* -mat_suraa_lane_entries: G3 lanes and G2 widths for about E entries per lane */
+    o              = SURAAOptions();
+    o.lane_entries = E;
+    t.push_back({"lane entries " + std::to_string(E), o});
+    o.vector_threshold = 4;
+    o.g1_max_rows      = 0;
+    o.segments         = SURAA_SEGMENTS_ROWS;
+    o.segment_rows     = 3;
+    t.push_back({"lane entries " + std::to_string(E) + ", T 4, no G1, rows 3", o});
+  }
   return t;
 }
 
@@ -272,7 +286,7 @@ static int ExpectedG2Width(const SURAAOptions &o, int64_t sum, int64_t rows)
 {
   if (o.vector_width) return (int)o.vector_width;
   const long double mean = (long double)sum / rows;
-  int               Y    = (int)(32 * std::ceil(mean / 64.0L)); /* roundup32(mean / 2) */
+  int               Y    = (int)(32 * std::ceil(mean / (32.0L * o.lane_entries))); /* roundup32(mean / E) */
   Y                      = std::max(32, std::min(128, Y));
   return Y == 96 ? 128 : Y;
 }
@@ -280,8 +294,8 @@ static int ExpectedG3Lanes(const SURAAOptions &o, int64_t sum, int64_t rows)
 {
   if (o.g3_lanes) return (int)o.g3_lanes;
   const long double mean = (long double)sum / rows;
-  int               L    = 1;
-  while (L < 32 && 2.0L * L < mean) L *= 2;
+  int               L    = 1; /* the smallest power of two with L >= mean / E, at most 32 */
+  while (L < 32 && (long double)L * o.lane_entries < mean) L *= 2;
   return L;
 }
 
@@ -349,7 +363,7 @@ static bool CheckLayout(const Csr &A, const SURAAOptions &o, const SURAAHostLayo
     if (!Check(segsum(s) * segrows(s + 1) >= segsum(s + 1) * segrows(s), "segment %" PetscInt_FMT " has a smaller mean than segment %" PetscInt_FMT, s, s + 1)) return false;
   for (int q = 0; q < SURAA_NPRED; q++) {
     PetscInt c = 0;
-    while (c < p.nseg && SURAASegmentPredicate(q, segsum(c), segrows(c), o.vector_threshold)) c++;
+    while (c < p.nseg && SURAASegmentPredicate(q, segsum(c), segrows(c), o.vector_threshold, o.lane_entries)) c++;
     Check(p.count[q] == c, "count[%d] = %" PetscInt_FMT ", the leading segments satisfying it: %" PetscInt_FMT, q, p.count[q], c);
   }
 
@@ -636,13 +650,23 @@ static PetscErrorCode TestParameters(void)
   }
   /* the predicates at their edges: mean 64 -> 32 lanes, just above -> 64; 128 -> 64, above -> 128; lanes */
   g_context = "parameters: predicates";
-  Check(!SURAASegmentPredicate(SURAA_P_Y64, 640, 10, 32) && SURAASegmentPredicate(SURAA_P_Y64, 641, 10, 32), "mean > 64");
-  Check(!SURAASegmentPredicate(SURAA_P_Y128, 1280, 10, 32) && SURAASegmentPredicate(SURAA_P_Y128, 1281, 10, 32), "mean > 128");
-  Check(SURAASegmentPredicate(SURAA_P_VEC, 320, 10, 32) && !SURAASegmentPredicate(SURAA_P_VEC, 319, 10, 32), "mean >= T");
-  for (int q = SURAA_P_L2, thr = 2; q <= SURAA_P_L32; q++, thr *= 2) Check(!SURAASegmentPredicate(q, 3 * thr, 3, 32) && SURAASegmentPredicate(q, 3 * thr + 1, 3, 32), "mean > %d", thr);
+  Check(!SURAASegmentPredicate(SURAA_P_Y64, 640, 10, 32, 2) && SURAASegmentPredicate(SURAA_P_Y64, 641, 10, 32, 2), "mean > 64");
+  Check(!SURAASegmentPredicate(SURAA_P_Y128, 1280, 10, 32, 2) && SURAASegmentPredicate(SURAA_P_Y128, 1281, 10, 32, 2), "mean > 128");
+  Check(SURAASegmentPredicate(SURAA_P_VEC, 320, 10, 32, 2) && !SURAASegmentPredicate(SURAA_P_VEC, 319, 10, 32, 2), "mean >= T");
+  for (int q = SURAA_P_L2, thr = 2; q <= SURAA_P_L32; q++, thr *= 2) Check(!SURAASegmentPredicate(q, 3 * thr, 3, 32, 2) && SURAASegmentPredicate(q, 3 * thr + 1, 3, 32, 2), "mean > %d", thr);
+  /* with E entries per lane: at least L lanes iff mean > L E / 2 (L = 2 .. 32), G2 width 64 / 128 iff mean > 32 E / 64 E;
+     E = 1 puts the L = 2 edge at mean 1 (rows 3: sum 3 fails, 4 holds), T is independent of E */
+  for (int E : {1, 2, 4, 8, 16, 32}) {
+    for (int q = SURAA_P_L2, L = 2; q <= SURAA_P_L32; q++, L *= 2) Check(!SURAASegmentPredicate(q, (int64_t)3 * L * E / 2, 3, 32, E) && SURAASegmentPredicate(q, (int64_t)3 * L * E / 2 + 1, 3, 32, E), "E %d: at least %d lanes iff mean > %d", E, L, L * E / 2);
+    Check(!SURAASegmentPredicate(SURAA_P_Y64, 7 * 32 * E, 7, 32, E) && SURAASegmentPredicate(SURAA_P_Y64, 7 * 32 * E + 1, 7, 32, E), "E %d: width 64 iff mean > %d", E, 32 * E);
+    Check(!SURAASegmentPredicate(SURAA_P_Y128, 7 * 64 * E, 7, 32, E) && SURAASegmentPredicate(SURAA_P_Y128, 7 * 64 * E + 1, 7, 32, E), "E %d: width 128 iff mean > %d", E, 64 * E);
+    Check(SURAASegmentPredicate(SURAA_P_VEC, 320, 10, 32, E) && !SURAASegmentPredicate(SURAA_P_VEC, 319, 10, 32, E), "E %d: mean >= T", E);
+  }
+  /* no overflow: 2^31 - 1 entries in one row, E = 32 (L E rows = 1024) */
+  Check(SURAASegmentPredicate(SURAA_P_L32, ((int64_t)1 << 31) - 1, 1, 32, 32) && !SURAASegmentPredicate(SURAA_P_L32, 512, 1, 32, 32) && SURAASegmentPredicate(SURAA_P_L32, 513, 1, 32, 32), "E 32, 32 lanes iff mean > 512");
   /* bad options are refused with PETSC_ERR_ARG_OUTOFRANGE (PETSC_ERR_ARG_INCOMP for the combination) */
   struct Bad {
-    const char    *name;
+    std::string    name;
     SURAAOptions   o;
     PetscErrorCode err;
   };
@@ -671,19 +695,158 @@ static PetscErrorCode TestParameters(void)
   o              = SURAAOptions();
   o.cusparse_alg = 3;
   bad.push_back({"cusparse alg 3", o, PETSC_ERR_ARG_OUTOFRANGE});
+  for (PetscInt E : {0, 3, 6, 64, -2}) {
+    o              = SURAAOptions();
+    o.lane_entries = E;
+    bad.push_back({"lane entries " + std::to_string(E), o, PETSC_ERR_ARG_OUTOFRANGE});
+  }
   o         = SURAAOptions();
   o.kernels = SURAA_KERNELS_CUSPARSE;
   o.permute = SURAA_PERMUTE_LOGICAL;
   bad.push_back({"cusparse kernels, logical", o, PETSC_ERR_ARG_INCOMP});
   for (const auto &b : bad) {
     PetscErrorCode ierr;
-    g_context = std::string("parameters: refuse ") + b.name;
+    g_context = "parameters: refuse " + b.name;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
     ierr = SURAACheckOptions(b.o);
     PetscCall(PetscPopErrorHandler());
     Check(ierr == b.err, "error %d, expected %d", (int)ierr, (int)b.err);
   }
-  ReportGroup("5 parameters", before, "S by literal/fd_bins/rows, predicate edges, options refused");
+  /* the default E keeps the paper's rule (mean/2) until the lead changes kSURAALaneEntries */
+  Check(SURAAOptions().lane_entries == kSURAALaneEntries, "default lane entries %" PetscInt_FMT ", kSURAALaneEntries %d", SURAAOptions().lane_entries, kSURAALaneEntries);
+  for (PetscInt E : {1, 2, 4, 8, 16, 32}) {
+    o              = SURAAOptions();
+    o.lane_entries = E;
+    g_context      = "parameters: accept lane entries " + std::to_string(E);
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
+    const PetscErrorCode ierr = SURAACheckOptions(o);
+    PetscCall(PetscPopErrorHandler());
+    Check(ierr == PETSC_SUCCESS, "error %d", (int)ierr);
+  }
+  ReportGroup("5 parameters", before, "S by literal/fd_bins/rows, predicate edges (E = 1 .. 32), options refused");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 27-point stencil on an n^3 grid: periodic (every row 27 entries, n >= 3) or not (boundary rows 8 .. 18) */
+static Csr Stencil27(PetscInt n, bool periodic, Rng &rng)
+{
+  std::vector<std::vector<PetscInt>> rows(n * n * n);
+  for (PetscInt z = 0; z < n; z++)
+    for (PetscInt y = 0; y < n; y++)
+      for (PetscInt x = 0; x < n; x++) {
+        auto &r = rows[(z * n + y) * n + x];
+        for (PetscInt dz = -1; dz <= 1; dz++)
+          for (PetscInt dy = -1; dy <= 1; dy++)
+            for (PetscInt dx = -1; dx <= 1; dx++) {
+              PetscInt xx = x + dx, yy = y + dy, zz = z + dz;
+              if (periodic) xx = (xx + n) % n, yy = (yy + n) % n, zz = (zz + n) % n;
+              else if (xx < 0 || yy < 0 || zz < 0 || xx >= n || yy >= n || zz >= n) continue;
+              r.push_back((zz * n + yy) * n + xx);
+            }
+        std::sort(r.begin(), r.end());
+      }
+  return CsrFromRows(n * n * n, rows, rng);
+}
+
+/* 6. -mat_suraa_lane_entries E: every G2/G3 row's lane count against the rule, recomputed here from the
+   long double mean of the row's segment (not through SURAASegmentPredicate), and the products */
+static PetscErrorCode TestLaneRule(Rng &rng)
+{
+  const int               before = g_failures;
+  int                     nplans = 0, nrows = 0;
+  std::vector<TestMatrix> mats;
+
+  PetscFunctionBeginUser;
+  mats.push_back({"periodic 27-point stencil 6^3 (every row 27)", Stencil27(6, true, rng)});
+  mats.push_back({"27-point stencil 9^3 (rows 8 .. 27)", Stencil27(9, false, rng)});
+  mats.push_back({"rows of 1 .. 100 entries", RandomCsr(rng, 600, 800, [&](PetscInt) { return Uniform(rng, 1, 100); })});
+  mats.push_back({"a single long row (1 x 5000)", RandomCsr(rng, 1, 5000, [](PetscInt) { return 5000; })});
+  mats.push_back({"a long row among short ones", RandomCsr(rng, 300, 4000, [&](PetscInt r) { return r == 123 ? 3000 : Uniform(rng, 0, 5); })});
+  struct Variant {
+    std::string  name;
+    SURAAOptions o;
+  };
+  std::vector<Variant> variants;
+  SURAAOptions         o;
+  variants.push_back({"defaults", o});
+  o.segments     = SURAA_SEGMENTS_ROWS;
+  o.segment_rows = 1;
+  variants.push_back({"rows 1", o});
+  o.segment_rows = 5;
+  variants.push_back({"rows 5", o});
+  o                  = SURAAOptions();
+  o.vector_threshold = 1 << 30; /* everything in G3, the long rows included */
+  variants.push_back({"all G3", o});
+  o                  = SURAAOptions();
+  o.vector_threshold = 4;
+  o.g1_max_rows      = 0; /* rows of mean >= 4 in G2: widths by E */
+  o.segments         = SURAA_SEGMENTS_ROWS;
+  o.segment_rows     = 2;
+  variants.push_back({"T 4, no G1, rows 2", o});
+  o.permute = SURAA_PERMUTE_LOGICAL;
+  variants.push_back({"T 4, no G1, rows 2, logical", o});
+
+  for (const auto &t : mats)
+    for (const auto &v : variants)
+      for (PetscInt E : {1, 2, 4, 8, 32}) {
+        SURAAHostLayout L;
+        SURAAPlan       p;
+        SURAAOptions    oe = v.o;
+        oe.lane_entries    = E;
+        g_context          = "lane rule: " + t.name + ", " + v.name + ", E " + std::to_string(E);
+        PetscCall(SURAABuildHostLayout(oe, t.A.View(), &L, &p));
+        nplans++;
+        for (int l = 0; l < p.nlaunch; l++) {
+          const SURAALaunch &c = p.launch[l];
+          if (c.kind != SURAA_G2 && c.kind != SURAA_G3) continue;
+          for (int k = c.begin; k < c.end; k++) {
+            const int64_t     b = (int64_t)(k / p.S) * p.S, e = std::min<int64_t>(b + p.S, p.m);
+            const long double mean = (long double)(L.rps[e] - L.rps[b]) / (long double)(e - b);
+            int               want = 1;
+            if (c.kind == SURAA_G3) /* the smallest power of two L (1 .. 32) with L E >= mean */
+              while (want < 32 && (long double)want * E < mean) want *= 2;
+            else { /* roundup32(mean / E) in [32, 128], 96 -> 128 */
+              want = 32;
+              while (want < 128 && (long double)want * E < mean) want += 32;
+              if (want == 96) want = 128;
+            }
+            nrows++;
+            if (!Check(c.lanes == want, "sorted row %d (segment mean %.4Lf) in launch %d (%s) with %d lanes, expected %d", k, mean, l, c.kind == SURAA_G3 ? "G3" : "G2", c.lanes, want)) break;
+          }
+        }
+        if (CheckLayout(t.A, oe, L, p)) CheckProducts(L, p, t.A, rng);
+      }
+
+  /* hand-computed: every row 27 (IQR 0, literal S = 1), T 32: all in G3, one launch of 32/16/8/4/2/1 lanes */
+  const std::pair<PetscInt, int> cube[] = {{1, 32}, {2, 16}, {4, 8}, {8, 4}, {16, 2}, {32, 1}};
+  for (const auto &[E, lanes] : cube) {
+    SURAAHostLayout L;
+    SURAAPlan       p;
+    o              = SURAAOptions();
+    o.lane_entries = E;
+    g_context      = "lane rule: periodic stencil, E " + std::to_string(E);
+    PetscCall(SURAABuildHostLayout(o, mats[0].A.View(), &L, &p));
+    CheckLaunches(p, {{SURAA_G3, lanes, 0, 216}});
+  }
+  /* hand-computed G2 widths: one row of 200 (no G1): E 1: roundup32(200) -> 128; E 2: roundup32(100) = 128;
+     E 4: roundup32(50) = 64; E 8, 32: 32. All G3 (T 1000): 32 lanes, but 8 for E 32 (200 / 32 = 6.25) */
+  const Csr                      R200      = RandomCsr(rng, 1, 300, [](PetscInt) { return 200; });
+  const std::pair<PetscInt, int> widths[] = {{1, 128}, {2, 128}, {4, 64}, {8, 32}, {32, 32}};
+  for (const auto &[E, Y] : widths) {
+    SURAAHostLayout L;
+    SURAAPlan       p;
+    o              = SURAAOptions();
+    o.lane_entries = E;
+    o.g1_max_rows  = 0;
+    g_context      = "lane rule: one row of 200, no G1, E " + std::to_string(E);
+    PetscCall(SURAABuildHostLayout(o, R200.View(), &L, &p));
+    CheckLaunches(p, {{SURAA_G2, Y, 0, 1}});
+    o.vector_threshold = 1000;
+    g_context          = "lane rule: one row of 200, all G3, E " + std::to_string(E);
+    PetscCall(SURAABuildHostLayout(o, R200.View(), &L, &p));
+    CheckLaunches(p, {{SURAA_G3, E == 32 ? 8 : 32, 0, 1}});
+  }
+  ReportGroup("6 lane rule", before, std::to_string(mats.size()) + " matrices x " + std::to_string(variants.size()) + " options x E = 1, 2, 4, 8, 32: " + std::to_string(nplans) + " plans, " + std::to_string(nrows) + " G2/G3 rows checked, products; hand-computed plans");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -706,6 +869,7 @@ int main(int argc, char **argv)
   PetscCall(TestLayouts(mats, opts));
   PetscCall(TestRefresh(mats, opts, rng));
   PetscCall(TestParameters());
+  PetscCall(TestLaneRule(rng));
 
   if (g_failures) std::printf("test_suraa_host: %d checks FAILED (seed %" PetscInt_FMT ")\n", g_failures, seed);
   else std::printf("test_suraa_host: all checks passed\n");

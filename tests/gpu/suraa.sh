@@ -3,7 +3,8 @@
 # the device layout equals the host reference entry by entry (MatSpMVVerify), products and refresh match AIJ,
 # under every code path: the default plan, forced G1/G2 on small matrices (threshold 4), logical mode, the
 # cuSPARSE ablation (ALG1, ALG2), the paper's scalar G3 with 128-lane G2, fd_bins and fixed segments, no G1,
-# one stream; then compute-sanitizer memcheck/racecheck/synccheck; then test_matops/test_ksp with -type suraa.
+# one stream, -mat_suraa_lane_entries 1/8/32 (the lane rule's cuts on host and device, whole batches of the
+# inner loop); then compute-sanitizer memcheck/racecheck/synccheck; then test_matops/test_ksp with -type suraa.
 #   tests/gpu/suraa.sh [check|sanitize|ops|all]...      logs in $OUT (default /tmp/gpu-out)
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
@@ -34,14 +35,19 @@ case " $what " in *" check "*|*" all "*)
 -mat_suraa_g1_max_rows 0
 -mat_suraa_streams 0 -mat_suraa_vector_threshold 4
 -mat_suraa_mean_gate
+-mat_suraa_lane_entries 8
+-mat_suraa_lane_entries 1 -mat_suraa_vector_threshold 4 -mat_suraa_g1_max_rows 0
+-mat_suraa_lane_entries 32 -mat_suraa_permute logical
 OPTS
   step suraa_big            "$BIN/test_gpu" -type suraa -matrices "$BIG"
   step suraa_big_logical    "$BIN/test_gpu" -type suraa -matrices "$BIG" -mat_suraa_permute logical
+  step suraa_big_e8         "$BIN/test_gpu" -type suraa -matrices "$BIG" -mat_suraa_lane_entries 8
 esac
 case " $what " in *" sanitize "*|*" all "*)
   S="random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;rmat:scale=12,ef=16;$M/nh2010.mtx"
   step suraa_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "$S"
   step suraa_memcheck_t4 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "$S" -mat_suraa_vector_threshold 4 -mat_suraa_permute logical
+  step suraa_memcheck_e8 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "$S" -mat_suraa_lane_entries 8 -mat_suraa_vector_threshold 4
   step suraa_memcheck_cs compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "$S" -mat_suraa_kernels cusparse
   step suraa_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "$S" -mat_suraa_vector_threshold 4
   step suraa_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "$S" -mat_suraa_vector_threshold 4

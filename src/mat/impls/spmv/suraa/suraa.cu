@@ -60,6 +60,57 @@ __device__ __forceinline__ PetscScalar BlockSum(PetscScalar v)
 /* Products                                                                                       */
 /* ---------------------------------------------------------------------------------------------- */
 
+/* sum + val[j] * x[col[j]] over j = beg + lane, beg + lane + stride, .. < end, in that order, one fma per
+   entry (sum = fma(val, x, sum): what nvcc makes of the plain loop `sum += val[j] * x[col[j]]`), so the
+   result is bit for bit the plain loop's. The plain loop, even unrolled, tests j < end between entries and
+   so runs one dependent chain col -> x -> fma at a time. Here the entries go in batches of kBatch: the
+   batch's columns are loaded, then its x entries and values, then its multiply-adds (two memory round
+   trips per batch instead of two per entry). Whole batches run unpredicated; the last 1 .. kBatch - 1
+   entries of the lane run as one predicated batch, entries past the end skipped, not zeroed (fma(0, x,
+   -0.0) is +0.0, 0 * inf is NaN). r counts the entries left to the end of the row, so no index past end
+   is ever formed (no overflow near 2^31). Seen in the SASS (sm_90, CUDA 13.0): ptxas keeps GroupRows,
+   BlockRows and ChunkSums at 32 registers and issues the 4 columns, the first value and the 4 x entries,
+   then the first fma, then the 3 other values: 3 round trips per whole batch (the old loop: 8 per 4
+   entries); at 40 registers (the -rdc CDP build) it issues all 12 loads before the fmas (2). */
+constexpr int kBatch = 4;
+__device__ __forceinline__ PetscScalar StridedDot(const int *__restrict__ col, const PetscScalar *__restrict__ val, const PetscScalar *__restrict__ x, int beg, int end, int lane, int stride, PetscScalar sum)
+{
+  int r = (end - beg) - lane; /* the lane's next entry is j = end - r */
+#pragma unroll 1 /* the batch is the unrolling; more would only cost registers */
+  for (; r > (kBatch - 1) * stride; r -= kBatch * stride) {
+    const int   j = end - r;
+    int         c[kBatch];
+    PetscScalar xv[kBatch], v[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) c[u] = __ldg(col + j + u * stride);
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) v[u] = __ldg(val + j + u * stride);
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) xv[u] = __ldg(x + c[u]);
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) sum = fma(v[u], xv[u], sum);
+  }
+  if (r > 0) {
+    const int   j = end - r;
+    bool        in[kBatch];
+    int         c[kBatch];
+    PetscScalar xv[kBatch], v[kBatch];
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) {
+      in[u] = u * stride < r;
+      c[u]  = in[u] ? __ldg(col + j + u * stride) : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) xv[u] = in[u] ? __ldg(x + c[u]) : 0.0;
+#pragma unroll
+    for (int u = 0; u < kBatch; u++) v[u] = in[u] ? __ldg(val + j + u * stride) : 0.0;
+#pragma unroll
+    for (int u = 0; u < kBatch; u++)
+      if (in[u]) sum = fma(v[u], xv[u], sum);
+  }
+  return sum;
+}
+
 /* The lane classes of one group (G2: Y = 128/64/32, G3: L = 32..1), fused into one launch: class c runs
    sorted rows [begin[c], begin[c] + nrows[c]) with 2^lg[c] threads per row on the blocks [blk[c], blk[c+1]) */
 constexpr int kMaxClasses = 6;
@@ -94,9 +145,7 @@ __global__ void __launch_bounds__(kThreads) GroupRows(Rows R, Classes C, const P
   const bool    act  = q < nrows;
   int           row = 0, beg = 0, end = 0;
   if (act) RowRange<LOGICAL>(R, first + (int)q, row, beg, end);
-  PetscScalar sum = 0;
-#pragma unroll 4
-  for (int j = beg + lane; j < end; j += L) sum += __ldg(R.val + j) * __ldg(x + __ldg(R.col + j));
+  PetscScalar sum = StridedDot(R.col, R.val, x, beg, end, lane, L, 0.0);
   for (int o = W >> 1; o > 0; o >>= 1) sum += __shfl_down_sync(kFull, sum, o, W);
   if (L > 32) { /* uniform over the block */
     if ((threadIdx.x & 31) == 0) ws[threadIdx.x >> 5] = sum;
@@ -115,10 +164,8 @@ __global__ void __launch_bounds__(BS) BlockRows(Rows R, int begin, const PetscSc
 {
   int row, beg, end;
   RowRange<LOGICAL>(R, begin + (int)blockIdx.x, row, beg, end);
-  PetscScalar sum = 0;
-#pragma unroll 4
-  for (int j = beg + (int)threadIdx.x; j < end; j += BS) sum += __ldg(R.val + j) * __ldg(x + __ldg(R.col + j));
-  sum = BlockSum<BS>(sum);
+  PetscScalar sum = StridedDot(R.col, R.val, x, beg, end, (int)threadIdx.x, BS, 0.0);
+  sum             = BlockSum<BS>(sum);
   if (threadIdx.x == 0) y[row] = ADD ? y[row] + sum : sum;
 }
 
@@ -144,10 +191,8 @@ __global__ void __launch_bounds__(1024) ChunkSums(Rows R, int nbig, const int *_
   RowRange<LOGICAL>(R, k, row, beg, end);
   const int   b   = beg + (c - cstart[k]) * kSURAAChunk; /* < end < 2^31 */
   const int   e   = end - b < kSURAAChunk ? end : b + kSURAAChunk;
-  PetscScalar sum = 0;
-#pragma unroll 4
-  for (int j = b + (int)threadIdx.x; j < e; j += 1024) sum += __ldg(R.val + j) * __ldg(x + __ldg(R.col + j));
-  sum = BlockSum<1024>(sum);
+  PetscScalar sum = StridedDot(R.col, R.val, x, b, e, (int)threadIdx.x, 1024, 0.0);
+  sum             = BlockSum<1024>(sum);
   if (threadIdx.x == 0) part[c] = sum;
 }
 
@@ -183,10 +228,8 @@ template <bool ADD>
 __global__ void CdpChild(const int *__restrict__ col, const PetscScalar *__restrict__ val, int nz, const PetscScalar *__restrict__ x, PetscScalar *yrow)
 {
   __shared__ PetscScalar ws[32];
-  PetscScalar            sum = 0;
-#pragma unroll 4
-  for (int j = (int)threadIdx.x; j < nz; j += (int)blockDim.x) sum += __ldg(val + j) * __ldg(x + __ldg(col + j));
-  sum = WarpSum(sum);
+  PetscScalar            sum = StridedDot(col, val, x, 0, nz, (int)threadIdx.x, (int)blockDim.x, 0.0);
+  sum                        = WarpSum(sum);
   if ((threadIdx.x & 31) == 0) ws[threadIdx.x >> 5] = sum;
   __syncthreads();
   if (threadIdx.x < 32) {
@@ -270,7 +313,7 @@ __global__ void SortedLengths(int m, const unsigned long long *__restrict__ skey
 }
 
 /* count[p] = the number of leading segments satisfying predicate p (a prefix: segment means never increase) */
-__global__ void SegmentCounts(int m, int S, int nseg, const int *__restrict__ rps, int T, int *__restrict__ count)
+__global__ void SegmentCounts(int m, int S, int nseg, const int *__restrict__ rps, int T, int E, int *__restrict__ count)
 {
   const int p = (int)threadIdx.x;
   if (p >= SURAA_NPRED) return;
@@ -278,7 +321,7 @@ __global__ void SegmentCounts(int m, int S, int nseg, const int *__restrict__ rp
   while (lo < hi) {
     const int     mid = lo + (hi - lo) / 2;
     const int64_t b = (int64_t)mid * S, e = min(b + S, (int64_t)m);
-    if (SURAASegmentPredicate(p, (int64_t)rps[e] - rps[b], e - b, T)) lo = mid + 1;
+    if (SURAASegmentPredicate(p, (int64_t)rps[e] - rps[b], e - b, T, E)) lo = mid + 1;
     else hi = mid;
   }
   count[p] = lo;
@@ -510,8 +553,9 @@ public:
     PetscCall(PetscOptionsInt("-mat_suraa_max_segments", "Most segments for -mat_suraa_segments fd_bins (Kmax)", "MatSetType", opt.max_segments, &opt.max_segments, NULL));
     PetscCall(PetscOptionsInt("-mat_suraa_vector_threshold", "Segments with mean nonzeros per row >= this go to the vector (G2) or block (G1) groups; the others to G3", "MatSetType", opt.vector_threshold, &opt.vector_threshold, NULL));
     PetscCall(PetscOptionsInt("-mat_suraa_g1_max_rows", "Most rows in the long-row group G1 (the paper's max_child_threads); -1 = rows with npr >= threshold, at most 8192; 0 = no G1", "MatSetType", opt.g1_max_rows, &opt.g1_max_rows, NULL));
-    PetscCall(PetscOptionsInt("-mat_suraa_vector_width", "G2 threads per row: 0 = per segment, roundup32(mean/2) in [32, 128]; or 32, 64, 128", "MatSetType", opt.vector_width, &opt.vector_width, NULL));
-    PetscCall(PetscOptionsInt("-mat_suraa_g3_lanes", "G3 threads per row: 0 = per segment, the power of two >= mean/2; 1 = the paper's thread-per-row kernel; or 2, 4, 8, 16, 32", "MatSetType", opt.g3_lanes, &opt.g3_lanes, NULL));
+    PetscCall(PetscOptionsInt("-mat_suraa_vector_width", "G2 threads per row: 0 = per segment, roundup32(mean/E) in [32, 128] (E = -mat_suraa_lane_entries); or 32, 64, 128", "MatSetType", opt.vector_width, &opt.vector_width, NULL));
+    PetscCall(PetscOptionsInt("-mat_suraa_g3_lanes", "G3 threads per row: 0 = per segment, the smallest power of two >= mean/E (E = -mat_suraa_lane_entries); 1 = the paper's thread-per-row kernel; or 2, 4, 8, 16, 32", "MatSetType", opt.g3_lanes, &opt.g3_lanes, NULL));
+    PetscCall(PetscOptionsInt("-mat_suraa_lane_entries", "E, about E nonzeros per lane for the automatic lane counts (G3 lanes, G2 width): 1, 2 (the paper's mean/2), 4, 8, 16 or 32", "MatSetType", opt.lane_entries, &opt.lane_entries, NULL));
     PetscCall(PetscOptionsBool("-mat_suraa_mean_gate", "Matrix mean nonzeros per row below the threshold: every row in G3 (brief 5.2)", "MatSetType", opt.mean_gate, &opt.mean_gate, NULL));
 #if defined(SPMV_SURAA_CDP)
     PetscCall(PetscOptionsBool("-mat_suraa_dynamic_parallelism", "G1 by CUDA dynamic parallelism: a parent thread per row launches a one-block child (the paper's Alg. 3/4, CDP2)", "MatSetType", opt.dynamic_parallelism, &opt.dynamic_parallelism, NULL));
@@ -648,7 +692,7 @@ public:
     {
       int c[SURAA_NPRED];
       PetscCall(DeviceAlloc(&dcount, SURAA_NPRED, nullptr));
-      SegmentCounts<<<1, 32, 0, s>>>((int)m, (int)p.S, (int)p.nseg, dev.rps, (int)opt.vector_threshold, dcount);
+      SegmentCounts<<<1, 32, 0, s>>>((int)m, (int)p.S, (int)p.nseg, dev.rps, (int)opt.vector_threshold, (int)opt.lane_entries, dcount);
       SpMVCheckLaunch();
       PetscCallCUDA(cudaMemcpyAsync(c, dcount, sizeof(c), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));

@@ -47,13 +47,24 @@
    and events are created at build, never per product (-mat_suraa_streams 0: everything on the caller's
    stream). No host synchronization, no allocation in a product.
      G3  sub-warp groups of L lanes per row, L in {1,2,4,8,16,32}. The paper's scalar kernel is L = 1
-         (-mat_suraa_g3_lanes 1). Default 0 = per segment, the smallest power of two with L >= mean/2, i.e.
-         about two nonzeros per lane, the paper's own rule for Y (Alg. 1), extended below 32 (brief §5.8):
-         a thread per row reading 27 consecutive entries is uncoalesced and loses to cuSPARSE on regular
-         matrices. Lanes stride the row, shuffle-reduce within the group, lane 0 writes.
-     G2  vector kernel, Y lanes per row, Y in {32, 64, 128}: per segment Y = roundup32(mean/2) clamped to
-         [32, 128], 96 -> 128 (brief §5.3), or fixed by -mat_suraa_vector_width. Warp shuffle, then the
-         Y/32 warp sums through shared memory (the paper's Alg. 6 with its index bugs fixed, brief §2.3).
+         (-mat_suraa_g3_lanes 1). Default 0 = per segment, the smallest power of two with L >= mean/E, i.e.
+         about E nonzeros per lane, E = -mat_suraa_lane_entries in {1, 2, 4, 8, 16, 32}. E = 2 (the
+         current default, kSURAALaneEntries) is the paper's own rule for Y (Alg. 1), extended below 32
+         (brief §5.8): a thread per row reading 27 consecutive entries is uncoalesced and loses to cuSPARSE
+         on regular matrices. A larger E gives each lane more independent loads in flight (the kernels
+         are latency-bound at ~2 entries per lane: 27-point stencil rows get 16 lanes at E = 2, 4 at E = 8)
+         at the price of less coalesced reads. Lanes stride the row, shuffle-reduce within the group,
+         lane 0 writes.
+     G2  vector kernel, Y lanes per row, Y in {32, 64, 128}: per segment Y = roundup32(mean/E) clamped to
+         [32, 128], 96 -> 128 (brief §5.3 with E = 2), or fixed by -mat_suraa_vector_width. Warp shuffle,
+         then the Y/32 warp sums through shared memory (the paper's Alg. 6 with its index bugs fixed,
+         brief §2.3).
+     Inner loop of every product kernel (G1, G2, G3, CDP child; StridedDot in suraa.cu): each lane walks
+         its entries j, j + L, .. in batches of 4 (the last 1-3 as one predicated batch): the 4 columns and
+         4 values are loaded first, then the 4 x entries, then the 4 multiply-adds in ascending j (sum =
+         fma(val, x, sum), as nvcc contracts the plain loop `sum += val[j] * x[col[j]]`), so every sum is
+         bit for bit that of the one-entry-at-a-time loop, which ran one dependent chain col -> x -> fma
+         at a time.
      G1  block per row, host-launched (default; brief §5.7). Rows bucketed by length into up to three
          launches: npr > 2048: blocks of 1024 threads over chunks of 8192 entries (a row may take several
          blocks; partial sums per chunk, then one warp per row adds them in a fixed order: deterministic,
@@ -93,6 +104,9 @@ extern const char *const SURAASegmentsTypes[];
 extern const char *const SURAAPermuteTypes[];
 extern const char *const SURAAKernelsTypes[];
 
+/* E, the default of -mat_suraa_lane_entries (1, 2, 4, 8, 16 or 32; 2 = the paper's mean/2 rule) */
+constexpr int kSURAALaneEntries = 2;
+
 struct SURAAOptions {
   SURAASegments segments         = SURAA_SEGMENTS_LITERAL;
   PetscInt      segment_rows     = 32;    /* S for segments = rows */
@@ -101,6 +115,7 @@ struct SURAAOptions {
   PetscInt      g1_max_rows      = -1;    /* -1: automatic (rows with npr >= T, at most 8192); 0: no G1 */
   PetscInt      vector_width     = 0;     /* G2 lanes per row: 0 automatic, or 32/64/128 */
   PetscInt      g3_lanes         = 0;     /* G3 lanes per row: 0 automatic, or 1 (the paper's scalar kernel), 2, .., 32 */
+  PetscInt      lane_entries     = kSURAALaneEntries; /* E: automatic G2/G3 lanes give about E nonzeros per lane */
   PetscBool     mean_gate        = PETSC_FALSE;
   PetscBool     dynamic_parallelism = PETSC_FALSE;
   PetscBool     streams          = PETSC_TRUE; /* G1, G2 on their own streams, concurrent with G3 */
@@ -116,21 +131,26 @@ constexpr int kSURAAChunk    = 8192; /* entries per 1024-thread block of a big r
 constexpr int kSURAAG1AutoCap = 8192; /* automatic g1_max_rows: at most this many rows */
 
 /* The per-segment predicates counted to place the group and width boundaries (each holds on a prefix of
-   the segments, because segment means never increase). P_VEC: mean >= T; P_Y64/P_Y128: mean > 64 / 128
-   (G2 width); P_L2 .. P_L32: mean > 2, 4, 8, 16, 32 (G3 lanes). */
+   the segments, because segment means never increase). With T = -mat_suraa_vector_threshold and E =
+   -mat_suraa_lane_entries: P_VEC: mean >= T; P_Y64/P_Y128: mean > 32 E / 64 E (G2 width 64 / 128, i.e.
+   mean/E > Y/2); P_L2 .. P_L32: mean > L E / 2 for L = 2, 4, 8, 16, 32 (G3 uses at least L lanes, i.e.
+   mean/E > L/2). E = 2: mean > 64 / 128 and mean > 2, 4, .., 32. Exact integer comparisons (sum vs
+   threshold * rows; the lane test as 2 sum > L E rows, which needs no division by 2), called with the
+   same T and E by the host plan (suraahost.cxx), the device build (SegmentCounts) and the tests, so host
+   and device cut at the same rows. */
 enum { SURAA_P_VEC, SURAA_P_Y64, SURAA_P_Y128, SURAA_P_L2, SURAA_P_L4, SURAA_P_L8, SURAA_P_L16, SURAA_P_L32, SURAA_NPRED };
 
-SURAA_HD inline bool SURAASegmentPredicate(int p, int64_t sum, int64_t rows, int64_t T)
+SURAA_HD inline bool SURAASegmentPredicate(int p, int64_t sum, int64_t rows, int64_t T, int64_t E)
 {
   switch (p) {
   case SURAA_P_VEC:
     return sum >= T * rows;
   case SURAA_P_Y64:
-    return sum > 64 * rows;
+    return sum > 32 * E * rows;
   case SURAA_P_Y128:
-    return sum > 128 * rows;
-  default: /* SURAA_P_L2 .. SURAA_P_L32: mean > 2^(p - SURAA_P_L2 + 1) */
-    return sum > ((int64_t)2 << (p - SURAA_P_L2)) * rows;
+    return sum > 64 * E * rows;
+  default: /* SURAA_P_L2 .. SURAA_P_L32: mean > L E / 2 with L = 2^(p - SURAA_P_L2 + 1) */
+    return 2 * sum > ((int64_t)2 << (p - SURAA_P_L2)) * E * rows;
   }
 }
 

@@ -18,6 +18,7 @@ PetscErrorCode SURAACheckOptions(const SURAAOptions &o)
   PetscCheck(o.g1_max_rows >= -1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_suraa_g1_max_rows %" PetscInt_FMT " must be >= 0, or -1 (automatic)", o.g1_max_rows);
   PetscCheck(o.vector_width == 0 || o.vector_width == 32 || o.vector_width == 64 || o.vector_width == 128, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_suraa_vector_width %" PetscInt_FMT " must be 0 (automatic), 32, 64 or 128", o.vector_width);
   PetscCheck(o.g3_lanes == 0 || (o.g3_lanes >= 1 && o.g3_lanes <= 32 && (o.g3_lanes & (o.g3_lanes - 1)) == 0), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_suraa_g3_lanes %" PetscInt_FMT " must be 0 (automatic) or 1, 2, 4, 8, 16, 32", o.g3_lanes);
+  PetscCheck(o.lane_entries >= 1 && o.lane_entries <= 32 && (o.lane_entries & (o.lane_entries - 1)) == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_suraa_lane_entries %" PetscInt_FMT " must be 1, 2, 4, 8, 16 or 32", o.lane_entries);
   PetscCheck(o.cusparse_alg == 1 || o.cusparse_alg == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_suraa_cusparse_alg %" PetscInt_FMT " must be 1 or 2 (CUSPARSE_SPMV_CSR_ALG1/ALG2)", o.cusparse_alg);
   PetscCheck(!(o.kernels == SURAA_KERNELS_CUSPARSE && o.permute == SURAA_PERMUTE_LOGICAL), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_suraa_kernels cusparse runs cuSPARSE on the sorted CSR: it needs -mat_suraa_permute physical");
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -154,7 +155,7 @@ PetscErrorCode SURAABuildHostLayout(const SURAAOptions &o, const SpMVHostCsr &A,
   PetscCall(SURAASegmentRows(o, p));
   for (PetscInt s = 0; s < p->nseg; s++) {
     const int64_t b = (int64_t)s * p->S, e = std::min<int64_t>(b + p->S, m);
-    for (int q = 0; q < SURAA_NPRED; q++) p->count[q] += SURAASegmentPredicate(q, L->rps[e] - L->rps[b], e - b, o.vector_threshold);
+    for (int q = 0; q < SURAA_NPRED; q++) p->count[q] += SURAASegmentPredicate(q, L->rps[e] - L->rps[b], e - b, o.vector_threshold, o.lane_entries);
   }
   PetscCall(SURAAPlanFromCounts(o, p));
   L->cstart.assign(p->nbig + 1, 0);
@@ -243,6 +244,7 @@ PetscErrorCode SURAAViewPlan(PetscViewer v, const SURAAOptions &o, const SURAAPl
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "SURAA: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), nnz %" PetscInt64_FMT ", npr mean %.2f max %" PetscInt_FMT " min %" PetscInt_FMT ", quartile reads %" PetscInt_FMT " / %" PetscInt_FMT " (IQR %" PetscInt_FMT ")\n", p.m, p.nonempty, p.nnz, p.m ? (double)p.nnz / (double)p.m : 0.0, p.maxlen, p.minlen, p.qa, p.qb, p.iqr));
   PetscCall(PetscViewerASCIIPrintf(v, "SURAA: segments %s: 2 IQR / cbrt(m) = %.3g, %" PetscInt_FMT " segments of %" PetscInt_FMT " rows; threshold T %" PetscInt_FMT ", G1 cap %" PetscInt_FMT " rows%s\n", SURAASegmentsTypes[o.segments], p.fd_h, p.nseg, p.S, o.vector_threshold, p.g1_max, o.mean_gate ? ", mean gate on" : ""));
+  PetscCall(PetscViewerASCIIPrintf(v, "SURAA: lane rule: about E = %" PetscInt_FMT " nonzeros per lane (-mat_suraa_lane_entries); G2 width %s, G3 lanes %s\n", o.lane_entries, o.vector_width ? "fixed (-mat_suraa_vector_width)" : "roundup32(mean/E) in [32, 128]", o.g3_lanes ? "fixed (-mat_suraa_g3_lanes)" : "the smallest power of two >= mean/E"));
   PetscCall(PetscViewerASCIIPrintf(v, "SURAA: G1 rows [0, %" PetscInt_FMT ") nnz %" PetscInt64_FMT " (%" PetscInt_FMT " rows over %" PetscInt_FMT " chunks), G2 rows [%" PetscInt_FMT ", %" PetscInt_FMT ") nnz %" PetscInt64_FMT ", G3 rows [%" PetscInt_FMT ", %" PetscInt_FMT ") nnz %" PetscInt64_FMT "\n", p.r1, p.group_nnz[0], p.nbig, p.nchunks, p.r1, p.rv, p.group_nnz[1], p.rv, p.m, p.group_nnz[2]));
   for (int l = 0; l < p.nlaunch; l++) {
     const SURAALaunch &c = p.launch[l];
