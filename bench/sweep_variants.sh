@@ -3,6 +3,7 @@
 # machine): each variant is a type/name whose options come with the prefix name_ (bench_spmv -help), so all
 # variants, aijcusparse, sellcuda and the floor kernels are measured on the same matrix in the same process.
 #   bash bench/sweep_variants.sh [argcsr|ccoo|suraa|segsum|brc|all]...   CSV/JSON/log into $OUT
+# SURAA_CDP=1 adds the dynamic-parallelism G1 (a library built with make SPMV_SURAA_CDP=1 must be the one loaded).
 # Environment: BUILD (build), MATRICES (.dev/matrices or ../shared/matrices), OUT (bench/results), TRIALS (5), REPS (50)
 set -euo pipefail
 BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; TRIALS=${TRIALS:-5}; REPS=${REPS:-50}
@@ -13,9 +14,10 @@ T="aijcusparse,sellcuda"; O=()
 add() { T="$T,$1"; shift; O+=("$@"); }
 case $what in *" argcsr "*|*" all "*)
   add argcsr
-  for d in 6 8 12 16; do add argcsr/d$d -d${d}_mat_argcsr_desired_chunk_size $d; done
-  add argcsr/b128d8 -b128d8_mat_argcsr_block_size 128 -b128d8_mat_argcsr_desired_chunk_size 8
-  add argcsr/b512d8 -b512d8_mat_argcsr_block_size 512 -b512d8_mat_argcsr_desired_chunk_size 8
+  for d in 3 6 12 16; do add argcsr/d$d -d${d}_mat_argcsr_desired_chunk_size $d; done
+  add argcsr/b64 -b64_mat_argcsr_block_size 64
+  add argcsr/b256 -b256_mat_argcsr_block_size 256
+  add argcsr/nosplit -nosplit_mat_argcsr_split_long_rows 0
   add argcsr/paper -paper_mat_argcsr_paper_grouping ;;
 esac
 case $what in *" ccoo "*|*" all "*)
@@ -28,11 +30,14 @@ case $what in *" ccoo "*|*" all "*)
 esac
 case $what in *" suraa "*|*" all "*)
   add suraa
+  for e in 2 4 8 16; do add suraa/e$e -e${e}_mat_suraa_lane_entries $e; done
   add suraa/cusp -cusp_mat_suraa_kernels cusparse
   add suraa/logical -logical_mat_suraa_permute logical
   add suraa/onestream -onestream_mat_suraa_streams 0
   add suraa/nog1 -nog1_mat_suraa_g1_max_rows 0
-  add suraa/fdbins -fdbins_mat_suraa_segments fd_bins ;;
+  [ "${SURAA_CDP:-0}" = 1 ] && add suraa/cdp -cdp_mat_suraa_dynamic_parallelism
+  [ "${SURAA_CDP:-0}" = 1 ] && add suraa/cdpe8 -cdpe8_mat_suraa_dynamic_parallelism -cdpe8_mat_suraa_lane_entries 8
+  true ;;
 esac
 case $what in *" segsum "*|*" all "*)
   add segsum

@@ -48,13 +48,16 @@
    stream). No host synchronization, no allocation in a product.
      G3  sub-warp groups of L lanes per row, L in {1,2,4,8,16,32}. The paper's scalar kernel is L = 1
          (-mat_suraa_g3_lanes 1). Default 0 = per segment, the smallest power of two with L >= mean/E, i.e.
-         about E nonzeros per lane, E = -mat_suraa_lane_entries in {1, 2, 4, 8, 16, 32}. E = 2 (the
-         current default, kSURAALaneEntries) is the paper's own rule for Y (Alg. 1), extended below 32
-         (brief §5.8): a thread per row reading 27 consecutive entries is uncoalesced and loses to cuSPARSE
-         on regular matrices. A larger E gives each lane more independent loads in flight (the kernels
-         are latency-bound at ~2 entries per lane: 27-point stencil rows get 16 lanes at E = 2, 4 at E = 8)
-         at the price of less coalesced reads. Lanes stride the row, shuffle-reduce within the group,
-         lane 0 writes.
+         about E nonzeros per lane, E = -mat_suraa_lane_entries in {1, 2, 4, 8, 16, 32}. E = 2 is the
+         paper's own rule for Y (Alg. 1), extended below 32 (brief §5.8). The default E = 8
+         (kSURAALaneEntries) is measured (H200, bench/results/sweep-20261123-044425.csv): the kernels are
+         latency-bound at ~2 entries per lane (27-point stencil rows get 16 lanes at E = 2, 4 at E = 8),
+         and E = 2 / 4 / 8 / 16 gave 0.73 / 0.97 / 1.01 / 0.70x of cuSPARSE on cage11 kron 64, 0.64 / 0.83 /
+         0.93 / 0.72x on nasa4704 kron 400, 0.81 / 1.01 / 1.18 / 0.86x on the 27-point stencil and 1.04 /
+         1.21 / 1.32 / 1.32x on the 7-point one; R-MAT (0.94 -> 0.92x) and the dense-row matrix (0.76 ->
+         0.67x) lose a little, their short rows going to one lane each. (A thread per row of 27 entries,
+         E = 32, is the uncoalesced case brief §5.8 warns of.) Lanes stride the row, shuffle-reduce within
+         the group, lane 0 writes.
      G2  vector kernel, Y lanes per row, Y in {32, 64, 128}: per segment Y = roundup32(mean/E) clamped to
          [32, 128], 96 -> 128 (brief §5.3 with E = 2), or fixed by -mat_suraa_vector_width. Warp shuffle,
          then the Y/32 warp sums through shared memory (the paper's Alg. 6 with its index bugs fixed,
@@ -104,8 +107,8 @@ extern const char *const SURAASegmentsTypes[];
 extern const char *const SURAAPermuteTypes[];
 extern const char *const SURAAKernelsTypes[];
 
-/* E, the default of -mat_suraa_lane_entries (1, 2, 4, 8, 16 or 32; 2 = the paper's mean/2 rule) */
-constexpr int kSURAALaneEntries = 2;
+/* E, the default of -mat_suraa_lane_entries (1, 2, 4, 8, 16 or 32; 2 = the paper's mean/2 rule; 8 measured) */
+constexpr int kSURAALaneEntries = 8;
 
 struct SURAAOptions {
   SURAASegments segments         = SURAA_SEGMENTS_LITERAL;
