@@ -22,9 +22,9 @@ case $what in *" argcsr "*|*" all "*)
 esac
 case $what in *" ccoo "*|*" all "*)
   add ccoo
-  for k in 1 2 4 8; do add ccoo/k$k -k${k}_mat_ccoo_k $k; done
+  for k in 2 4 8 16; do add ccoo/k$k -k${k}_mat_ccoo_k $k; done
   add ccoo/b128 -b128_mat_ccoo_threads 128
-  add ccoo/b32 -b32_mat_ccoo_threads 32
+  add ccoo/b128k16 -b128k16_mat_ccoo_threads 128 -b128k16_mat_ccoo_k 16
   add ccoo/plain -plain_mat_ccoo_lut_size 0
   add ccoo/c32 -c32_mat_ccoo_col_bits 32 -c32_mat_ccoo_lut_size 0 ;;
 esac

@@ -18,7 +18,10 @@
      5. refresh          new values (fallback to plain), scaled values (table follows), one changed value
                          (exactly its chunk falls back), back to the original values (identical to a fresh
                          build), shifted constant diagonal; products of the new CSR after each
-     6. parameters       automatic K on hand-made row lengths, option ranges
+     6. parameters       automatic K by the cost model: hand-made row lengths, wide rows, table coverage,
+                         the H200 sweep cases (CCOOChooseK on their statistics), ties; option ranges
+     7. K = 16           layouts (CCOOCheckLayout, slot counts) and both executors on matrices with rows of
+                         15, 16, 17, 31-33, 48, 49 and longer entries and empty rows, every B; refresh
 
    Usage: test_ccoo_host [-seed N]   (the seed defaults to the clock and is printed, to rerun a failure)
    Exit status is nonzero on any failure; every failure prints one "FAIL [context]: ..." line.
@@ -204,7 +207,7 @@ static std::vector<TestOptions> MakeTestOptions()
   std::vector<TestOptions> t;
   CCOOOptions              o;
   t.push_back({"defaults", o});
-  for (PetscInt k : {1, 2, 4, 8}) {
+  for (PetscInt k : {1, 2, 4, 8, 16}) {
     o   = CCOOOptions();
     o.k = k;
     t.push_back({"K " + std::to_string(k), o});
@@ -330,16 +333,26 @@ static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int6
   return lut;
 }
 
-/* K by the documented model: min slots(K) (80 K + 24), ties to the larger K */
+/* K by the documented model (ccoo.h DECISIONS), its inputs counted here from the CSR: minimise
+     cost(K) = 20 slots(K) + (K slots(K) - nnz) (colbytes + vbytes),   K in {16, 8, 4, 2, 1}, ties to the larger K
+   colbytes = 2 + 2 wide/nnz (wide: nonzeros of rows whose last minus first column exceeds 32767), vbytes = 8
+   without a table, else 1 + 7 (1 - covered/nnz); no nonzeros: K = 1. Compared as cost * nnz, exact in 64-bit
+   integers at the sizes of these tests. */
 static PetscInt ExpectedK(const CCOOOptions &o, const Csr &A)
 {
   if (o.k) return o.k;
-  PetscInt best = 0;
-  double   cost = 0;
-  for (PetscInt K : {8, 4, 2, 1}) {
+  if (A.Nnz() == 0) return 1;
+  int64_t nnz = A.Nnz(), wide = 0, ndistinct, cover;
+  for (PetscInt r = 0; r < A.m; r++)
+    if (A.Len(r) && A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > 32767) wide += A.Len(r);
+  const bool    table  = !ExpectedTable(A, o.lut_size, &ndistinct, &cover).empty();
+  const int64_t colnnz = 2 * nnz + 2 * wide, valnnz = table ? nnz + 7 * (nnz - cover) : 8 * nnz; /* bytes * nnz */
+  PetscInt      best   = 0;
+  int64_t       cost   = 0;
+  for (PetscInt K : {16, 8, 4, 2, 1}) {
     int64_t s = 0;
     for (PetscInt r = 0; r < A.m; r++) s += A.Len(r) ? (A.Len(r) + K - 1) / K : 1;
-    const double c = (double)s * (80.0 * K + 24.0);
+    const int64_t c = 20 * s * nnz + (s * K - nnz) * (colnnz + valnnz);
     if (!best || c < cost) {
       best = K;
       cost = c;
@@ -449,12 +462,21 @@ static PetscErrorCode TestWorkedExample(Rng &rng)
   CheckBuilt(o, A, L, st);
   CheckProducts(L, A, rng);
 
-  /* automatic K: slots 18 / 11 / 7 / 5 for K = 1 / 2 / 4 / 8, costs 1872 / 2024 / 2408 / 3320: K = 1 */
-  g_context = "worked example, automatic K";
+  /* automatic K: nnz 17, slots 18 / 11 / 7 / 5 / 5 for K = 1 / 2 / 4 / 8 / 16, padding 1 / 5 / 11 / 23 / 63,
+     no wide row (spans 2, 6, 0, 280). The table of 256 holds all 4 values: ebytes = 2 + 1 = 3, costs
+     20 slots + 3 padding = 363 / 235 / 173 / 169 / 289: K = 8. Plain values: ebytes = 2 + 8 = 10, costs
+     370 / 270 / 250 / 330 / 730: K = 4. */
+  g_context = "worked example, automatic K, table";
   o         = CCOOOptions();
   o.threads = 4;
   PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
-  Check(L.K == 1 && st.slots_k[0] == 18 && st.slots_k[1] == 11 && st.slots_k[2] == 7 && st.slots_k[3] == 5, "K %" PetscInt_FMT ", slots %lld/%lld/%lld/%lld, expected 1, 18/11/7/5", L.K, (long long)st.slots_k[0], (long long)st.slots_k[1], (long long)st.slots_k[2], (long long)st.slots_k[3]);
+  Check(L.K == 8 && st.slots_k[0] == 18 && st.slots_k[1] == 11 && st.slots_k[2] == 7 && st.slots_k[3] == 5 && st.slots_k[4] == 5 && st.wide == 0 && st.lut_cover == 17, "K %" PetscInt_FMT ", slots %lld/%lld/%lld/%lld/%lld, wide %lld, cover %lld, expected 8, 18/11/7/5/5, 0, 17", L.K, (long long)st.slots_k[0], (long long)st.slots_k[1], (long long)st.slots_k[2], (long long)st.slots_k[3], (long long)st.slots_k[4], (long long)st.wide, (long long)st.lut_cover);
+  CheckBuilt(o, A, L, st);
+  CheckProducts(L, A, rng);
+  g_context  = "worked example, automatic K, plain values";
+  o.lut_size = 0;
+  PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+  Check(L.K == 4 && st.L == 0, "K %" PetscInt_FMT ", table %" PetscInt_FMT ", expected 4, 0", L.K, st.L);
   CheckBuilt(o, A, L, st);
   CheckProducts(L, A, rng);
   ReportGroup("1 worked example", before, "5x300, B 4, K 2: slots, table, fmt, bases, pointers, blob, values; tie-break; automatic K");
@@ -553,9 +575,17 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
       Check(st.nsingle == 0, "single_row off: %lld single-row chunks", (long long)st.nsingle);
     } else if (t.name == "stencil7 const 9^3") {
+      /* nnz 4617 (rows of 4, 5, 6, 7: 8, 84, 294, 343), 2 values: ebytes 3; slots 4617/2522/1450/729/729,
+         costs 20 slots + 3 padding = 92340/51721/32549/18225/35721: K 8, 16-bit columns (a 256-row chunk
+         spans more than 254 columns), 3 bytes per stored entry, 1215 padded: 4.17 bytes per nonzero */
       PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
-      Check(st.L == 2 && st.nlut == st.nchunks && st.ncol[2] == 0, "table %" PetscInt_FMT ", %lld of %lld chunks on the table, %lld 32-bit", st.L, (long long)st.nlut, (long long)st.nchunks, (long long)st.ncol[2]);
-      Check((double)CCOOMatrixBytes(st) / (double)t.A.Nnz() < 4.0, "%.3f bytes per nonzero, expected < 4", (double)CCOOMatrixBytes(st) / (double)t.A.Nnz());
+      Check(st.K == 8 && st.L == 2 && st.nlut == st.nchunks && st.ncol[2] == 0, "K %" PetscInt_FMT ", table %" PetscInt_FMT ", %lld of %lld chunks on the table, %lld 32-bit", st.K, st.L, (long long)st.nlut, (long long)st.nchunks, (long long)st.ncol[2]);
+      Check((double)CCOOMatrixBytes(st) / (double)t.A.Nnz() < 4.5, "%.3f bytes per nonzero, expected < 4.5", (double)CCOOMatrixBytes(st) / (double)t.A.Nnz());
+      /* K 2: 2522 slots in 10 chunks of 512 entries, each spanning < 255 columns: 1 + 1 bytes an entry */
+      o.k = 2;
+      PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+      Check(st.ncol[0] == st.nchunks && (double)CCOOMatrixBytes(st) / (double)t.A.Nnz() < 3.0, "K 2: %lld of %lld chunks with 8-bit columns, %.3f bytes per nonzero, expected all and < 3", (long long)st.ncol[0], (long long)st.nchunks, (double)CCOOMatrixBytes(st) / (double)t.A.Nnz());
+      o.k = 0;
       o.lut_size = 0;
       PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
       Check(st.nlut == 0 && st.nidx == 0 && L.lut.empty(), "no table: %lld chunks on the table", (long long)st.nlut);
@@ -625,9 +655,9 @@ static PetscErrorCode TestSpecialValues(Rng &rng)
   { /* Inf in x with finite values, K padding next to the Inf column: padding must not multiply it */
     std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(50);
     for (PetscInt r = 0; r < 50; r++)
-      if (r % 5) e[r] = {{r % 10, 1.5}, {10 + r % 7, -1.0}, {49, 2.0}}; /* length 3: one padding entry at K = 2, 4 */
+      if (r % 5) e[r] = {{r % 10, 1.5}, {10 + r % 7, -1.0}, {49, 2.0}}; /* length 3: padding entries at every K > 1 */
     const Csr A = CsrFromEntries(50, e);
-    for (PetscInt K : {2, 4, 8}) {
+    for (PetscInt K : {2, 4, 8, 16}) {
       CCOOOptions o;
       CCOOLayout  L;
       CCOOStats   st;
@@ -751,33 +781,156 @@ static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, Rng &rng)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 7. K = 16: layouts and products on matrices built around 16 (rows of 15, 16, 17, 31, 32, 33 and longer,
+   empty rows), every B, with and without the table, 32-bit columns, no single-row chunks; then a refresh */
+static PetscErrorCode TestK16(Rng &rng)
+{
+  const int before  = g_failures;
+  int       layouts = 0;
+
+  PetscFunctionBeginUser;
+  const ValueFn           rnd = [&](PetscInt, PetscInt) { return RandomValue(rng); };
+  const ValueFn           few = [&](PetscInt r, PetscInt c) { return r == c ? 4.0 : (rng() % 3 == 0 ? 0.5 : -1.0); };
+  const PetscInt          near16[] = {0, 1, 15, 16, 17, 31, 32, 33, 48, 49};
+  std::vector<TestMatrix> mats;
+  for (int k = 0; k < 4; k++) { /* lengths around multiples of 16, some empty, some long */
+    const PetscInt m = Uniform(rng, 20, 500), n = Uniform(rng, 60, 2000);
+    mats.push_back({"near 16 " + std::to_string(k) + " (" + std::to_string(m) + "x" + std::to_string(n) + ")", RandomCsr(rng, m, n, [&](PetscInt) { return rng() % 8 == 0 ? Uniform(rng, 50, 60) : near16[rng() % 10]; }, k % 2 ? few : rnd)});
+  }
+  for (int k = 0; k < 3; k++) {
+    const PetscInt m = Uniform(rng, 1, 400), n = Uniform(rng, 1, 400), maxl = Uniform(rng, 1, std::min<PetscInt>(n, 90));
+    mats.push_back({"random " + std::to_string(k) + " (" + std::to_string(m) + "x" + std::to_string(n) + ")", RandomCsr(rng, m, n, [&](PetscInt) { return Uniform(rng, 0, maxl); }, k % 2 ? few : rnd)});
+  }
+  mats.push_back({"rows of exactly 16", RandomCsr(rng, 300, 100, [](PetscInt) { return 16; }, rnd)});
+  mats.push_back({"rows of exactly 17", RandomCsr(rng, 300, 100, [](PetscInt) { return 17; }, few)});
+  mats.push_back({"rows of 16 and 17 alternating, every third empty", RandomCsr(rng, 301, 90, [](PetscInt r) { return r % 3 == 2 ? 0 : 16 + r % 2; }, rnd)});
+  mats.push_back({"one row of 5000 among short rows", RandomCsr(rng, 40, 6000, [&](PetscInt r) { return r == 17 ? 5000 : Uniform(rng, 0, 20); }, rnd)});
+  { /* rows of 17 spanning more than 2^16 columns: 32-bit offsets next to padding */
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(120);
+    for (PetscInt r = 0; r < 120; r++)
+      if (r % 7)
+        for (PetscInt k = 0; k < 17; k++) e[r].push_back({k < 16 ? (r + k) % 50 : 70000 + r, RandomValue(rng)});
+    for (auto &row : e) std::sort(row.begin(), row.end());
+    mats.push_back({"rows of 17 spanning > 2^16", CsrFromEntries(70200, e)});
+  }
+  std::vector<TestOptions> opts;
+  {
+    CCOOOptions o;
+    o.k = 16;
+    opts.push_back({"K 16", o});
+    o.lut_size = 0;
+    opts.push_back({"K 16, no table", o});
+    o          = CCOOOptions();
+    o.k        = 16;
+    o.col_bits = 32;
+    o.lut_size = 2;
+    opts.push_back({"K 16, col_bits 32, table of 2", o});
+    o            = CCOOOptions();
+    o.k          = 16;
+    o.single_row = PETSC_FALSE;
+    opts.push_back({"K 16, no single-row", o});
+  }
+  for (PetscInt B : {256, 64, 32, 5, 1})
+    for (const auto &t : mats)
+      for (const auto &to : opts) {
+        CCOOLayout  L;
+        CCOOStats   st;
+        CCOOOptions o = WithB(to.o, B);
+        g_context     = "K 16: " + t.name + ", " + to.name + ", B " + std::to_string(B);
+        PetscCall(CCOOBuildHostLayout(o, t.A.View(), &L, &st));
+        CheckBuilt(o, t.A, L, st); /* CCOOCheckLayout and the independent checks */
+        Check(L.K == 16 && st.S == st.slots_k[4] && (int64_t)L.vals.size() == L.nchunks * B * 16, "K %" PetscInt_FMT ", slots %lld (K 16 count %lld), values %zu", L.K, (long long)st.S, (long long)st.slots_k[4], L.vals.size());
+        /* slot counts by hand: a row of len takes max(1, ceil(len/16)) slots holding 16, ..., 16, the rest */
+        for (PetscInt r = 0, s = 0; r < t.A.m; r++) {
+          const PetscInt len = t.A.Len(r), ns = len ? (len + 15) / 16 : 1;
+          bool           ok  = true;
+          for (PetscInt g = 0; g < ns; g++, s++) ok = ok && L.slot_cnt[s] == (g + 1 < ns ? 16 : len - 16 * (ns - 1)) && L.slot_src[s] == t.A.i[r] + 16 * g;
+          if (!Check(ok, "row %" PetscInt_FMT " (%" PetscInt_FMT " entries): slot counts differ from 16, ..., 16, rest", r, len)) break;
+        }
+        CheckProducts(L, t.A, rng);
+        layouts++;
+      }
+  /* refresh at K 16: new values, scaled values, the original values again (a fresh build) */
+  for (const auto &t : mats) {
+    CCOOOptions o;
+    CCOOLayout  L, fresh;
+    CCOOStats   st, st2;
+    o.k                 = 16;
+    const SpMVHostCsr V = t.A.View();
+    g_context           = "K 16 refresh: " + t.name;
+    PetscCall(CCOOBuildHostLayout(o, V, &L, &st));
+    const Csr A1 = WithNewValues(t.A, rng);
+    PetscCall(CCOORefreshHostLayout(A1.View(), &L, &st));
+    CheckInvariants(o, A1.View(), L);
+    CheckProducts(L, A1, rng);
+    Csr A2 = t.A;
+    for (auto &v : A2.a) v *= -2.0;
+    PetscCall(CCOORefreshHostLayout(A2.View(), &L, &st));
+    CheckInvariants(o, A2.View(), L);
+    CheckProducts(L, A2, rng);
+    PetscCall(CCOORefreshHostLayout(V, &L, &st));
+    PetscCall(CCOOBuildHostLayout(o, V, &fresh, &st2));
+    Check(L.fmt == fresh.fmt && L.lut == fresh.lut && L.blob == fresh.blob && st.nlut == st2.nlut, "refreshed back to the original values: fmt, table or blob differ from a fresh build");
+    for (int64_t c = 0; c < L.nchunks; c++) /* plain chunks hold the values of a fresh build (table chunks keep stale ones) */
+      if (!(L.fmt[c] & CCOO_LUT_MODE))
+        for (int64_t q = 0; q < (int64_t)L.B * 16; q++)
+          if (!Check(CCOOBits(L.vals[c * L.B * 16 + q]) == CCOOBits(fresh.vals[c * L.B * 16 + q]), "chunk %lld plain value %lld differs from a fresh build", (long long)c, (long long)q)) break;
+    CheckInvariants(o, V, L);
+    layouts++;
+  }
+  ReportGroup("7 K = 16", before, std::to_string(mats.size()) + " matrices (rows of 15/16/17/31/32/33/48/49, longer, empty) x " + std::to_string(opts.size()) + " options x B {256,64,32,5,1}, " + std::to_string(layouts) + " layouts: CCOOCheckLayout, slot counts, kernel algorithm and host product vs CSR; refresh");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* 6. parameters */
+static CCOOStats HandStats(PetscInt m, int64_t nnz, std::vector<int64_t> slots, int64_t wide, PetscInt L, int64_t cover)
+{
+  CCOOStats st;
+  st.m   = m;
+  st.n   = m;
+  st.nnz = nnz;
+  for (int e = 0; e < CCOO_NK; e++) st.slots_k[e] = slots[e];
+  st.wide      = wide;
+  st.L         = L;
+  st.lut_cover = cover;
+  return st;
+}
+
 static PetscErrorCode TestParameters(void)
 {
   const int before = g_failures;
   struct Case {
     const char           *name;
     std::vector<PetscInt> len;
-    PetscInt              K; /* expected */
+    PetscInt              lut; /* table size */
+    PetscInt              K;   /* expected */
   };
-  /* costs slots(K) * (80K + 24): K = 1: 104, 2: 184, 4: 344, 8: 664 per slot */
+  /* 10 rows of the given lengths, columns 0.., all values 1.0: with the table (one entry, every nonzero)
+     ebytes = 2 + 1 = 3, without it 2 + 8 = 10; cost(K) = 20 slots + ebytes (K slots - nnz), by hand: */
   const std::vector<Case> cases = {
-    {"7 per row (stencil7): K 8 (1 slot each)", std::vector<PetscInt>(10, 7), 8},
-    {"27 per row (stencil27): slots 27/14/7/4 -> K 4", std::vector<PetscInt>(10, 27), 4},
-    {"1 per row: K 1", std::vector<PetscInt>(10, 1), 1},
-    {"2 per row: K 2 (184 < 208)", std::vector<PetscInt>(10, 2), 2},
-    {"3 per row: 3x104=312, 2x184=368, 344: K 1", std::vector<PetscInt>(10, 3), 1},
-    {"4 per row: 416 / 368 / 344 / 664: K 4", std::vector<PetscInt>(10, 4), 4},
-    {"all empty: one slot each for every K: K 1", std::vector<PetscInt>(10, 0), 1},
-    {"16 per row: 1664/1472/1376/1328: K 8", std::vector<PetscInt>(10, 16), 8},
+    {"7 per row (stencil7), table: slots 70/40/20/10/10, costs 1400/830/430/230/470: K 8", std::vector<PetscInt>(10, 7), 256, 8},
+    {"7 per row, plain: 1400/900/500/300/1100: K 8", std::vector<PetscInt>(10, 7), 0, 8},
+    {"27 per row (stencil27), table: slots 270/140/70/40/20, costs 5400/2830/1430/950/550: K 16", std::vector<PetscInt>(10, 27), 256, 16},
+    {"27 per row, plain: 5400/2900/1500/1300/900: K 16", std::vector<PetscInt>(10, 27), 0, 16},
+    {"1 per row: 200/230/290/410/650: K 1", std::vector<PetscInt>(10, 1), 256, 1},
+    {"2 per row: slots 20/10/10/10/10, 400/200/260/380/620: K 2", std::vector<PetscInt>(10, 2), 256, 2},
+    {"3 per row: slots 30/20/10/10/10, 600/430/230/350/590: K 4", std::vector<PetscInt>(10, 3), 256, 4},
+    {"4 per row: 800/400/200/320/560: K 4", std::vector<PetscInt>(10, 4), 256, 4},
+    {"9 per row, table: slots 90/50/30/20/10, 1800/1030/690/610/410: K 16", std::vector<PetscInt>(10, 9), 256, 16},
+    {"9 per row, plain: 1800/1100/900/1100/900: K 4 and 16 tie: K 16", std::vector<PetscInt>(10, 9), 0, 16},
+    {"16 per row: slots 160/80/40/20/10, 3200/1600/800/400/200: K 16", std::vector<PetscInt>(10, 16), 256, 16},
+    {"17 per row, table: slots 170/90/50/30/20, 3400/1830/1090/810/850: K 8", std::vector<PetscInt>(10, 17), 256, 8},
+    {"17 per row, plain: 3400/1900/1300/1300/1900: K 4 and 8 tie: K 8", std::vector<PetscInt>(10, 17), 0, 8},
+    {"all empty: K 1", std::vector<PetscInt>(10, 0), 256, 1},
   };
 
   PetscFunctionBeginUser;
   for (const auto &c : cases) {
     CCOOOptions o;
     Csr         A;
-    A.m = (PetscInt)c.len.size();
-    A.n = 64;
+    o.lut_size = c.lut;
+    A.m        = (PetscInt)c.len.size();
+    A.n        = 64;
     for (PetscInt l : c.len) {
       for (PetscInt k = 0; k < l; k++) {
         A.j.push_back(k);
@@ -789,21 +942,112 @@ static PetscErrorCode TestParameters(void)
     CCOOStats  st;
     g_context = std::string("parameters: ") + c.name;
     PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
-    Check(st.K == c.K && L.K == c.K, "K = %" PetscInt_FMT ", expected %" PetscInt_FMT, st.K, c.K);
+    Check(st.K == c.K && L.K == c.K && ExpectedK(o, A) == c.K, "K = %" PetscInt_FMT " (test's model %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, ExpectedK(o, A), c.K);
   }
-  /* ties go to the larger K: slots equal for K 2 and 4 with cost 184*s2 vs 344*s4 never tie in practice;
-     a direct CCOOChooseK call with equal costs */
+  /* wide rows: 10 rows of 9 entries at columns 0..7 and 8 + span, plain values. Span 32767: not wide,
+     ebytes 10, K 16 (the tie above). Span 32768: wide, colbytes 2 + 2 = 4, ebytes 12, costs
+     20 slots + 12 padding = 1800 / 1120 / 960 / 1240 / 1040: K 4 */
+  for (PetscInt span : {32767, 32768}) {
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(10);
+    for (PetscInt r = 0; r < 10; r++) {
+      for (PetscInt k = 0; k < 8; k++) e[r].push_back({k, 1.0 + k});
+      e[r].push_back({span, -1.0});
+    }
+    const Csr   A = CsrFromEntries(span + 1, e);
+    CCOOOptions o;
+    CCOOLayout  L;
+    CCOOStats   st;
+    o.lut_size = 0;
+    g_context  = "parameters: 9 per row, plain, row span " + std::to_string(span);
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    const PetscInt K = span > 32767 ? 4 : 16;
+    Check(st.K == K && st.wide == (span > 32767 ? 90 : 0) && ExpectedK(o, A) == K, "K = %" PetscInt_FMT ", wide %lld (test's model K %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, (long long)st.wide, ExpectedK(o, A), K);
+    CheckBuilt(o, A, L, st);
+    Rng rng((uint64_t)span);
+    CheckProducts(L, A, rng);
+  }
+  /* the table's coverage: 14 rows of 33 (nnz 462), a table of one entry holding the value 1.0 of the
+     first X nonzeros (the others are distinct). slots 462/238/126/70/42, padding 0/14/42/98/210: cost(8) =
+     1400 + 98 ebytes, cost(16) = 840 + 210 ebytes, equal at ebytes = 5, i.e. vbytes = 1 + 7 (1 - X/462) = 3,
+     X = 330: a tie, K 16 (CCOOChooseK compares exactly, in integers); X = 329: K 8. X = 1: every value
+     occurs once, the table holds 1.0 (the smallest bits), cover 1: K 8 */
+  for (PetscInt X : {330, 329, 462, 1}) {
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(14);
+    for (PetscInt r = 0, q = 0; r < 14; r++)
+      for (PetscInt k = 0; k < 33; k++, q++) e[r].push_back({k, q < X ? 1.0 : 2.0 + (double)q});
+    const Csr   A = CsrFromEntries(40, e);
+    CCOOOptions o;
+    CCOOLayout  L;
+    CCOOStats   st;
+    o.lut_size = 1;
+    g_context  = "parameters: 33 per row, table covering " + std::to_string(X) + " of 462";
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    const PetscInt K = X >= 330 ? 16 : 8;
+    Check(st.K == K && st.lut_cover == X && ExpectedK(o, A) == K, "K = %" PetscInt_FMT ", cover %lld (test's model K %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, (long long)st.lut_cover, ExpectedK(o, A), K);
+  }
+  /* the sanity cases of the H200 sweep (real slot counts, hand-made stats), direct calls */
   {
-    CCOOOptions   o;
-    PetscInt      K;
-    const int64_t s[4] = {664, 664, 664, 104}; /* K 1: 69056, K 8: 69056 -> tie -> 8 */
-    g_context          = "parameters: tie between K 1 and K 8";
-    PetscCall(CCOOChooseK(o, s, &K));
-    Check(K == 8, "K = %" PetscInt_FMT ", expected 8", K);
-    o.k = 2;
-    PetscCall(CCOOChooseK(o, s, &K));
-    Check(K == 2, "explicit K: %" PetscInt_FMT ", expected 2", K);
+    struct Sweep {
+      const char          *name;
+      PetscInt             m;
+      int64_t              nnz;
+      std::vector<int64_t> slots;
+      int64_t              wide;
+      PetscInt             L;
+      int64_t              cover;
+      PetscInt             K;
+    };
+    /* stencil27 n = 120: costs (ebytes 3) 917.7M / 480.2M / 243.9M / 162.7M / 97.3M, (ebytes 10) 917.7M /
+         491.7M / 256.6M / 223.7M / 163.0M: K 16 both.
+       R-MAT scale 21 (32-bit columns, plain: ebytes 12): 690.3M / 370.6M / 248.3M / 266.1M / 402.1M: K 4.
+       cage11 kron 64 (ebytes 10): K 4 233.8M, K 8 196.3M, K 16 229.3M; its K = 2 count is not in the notes:
+         nnz/2 (the fewest possible) still costs 358M: K 8.
+       stencil7 n = 150: K 8 and 16 have equal slots, K 16 pads 30.5M entries, K 8 3.51M: K 8 (ebytes 3, 10). */
+    const std::vector<Sweep> sweep = {
+      {"stencil27 n=120, table (ebytes 3)", 1728000, 45882712, {45882712, 23762872, 11923208, 6825600, 3454576}, 0, 2, 45882712, 16},
+      {"stencil27 n=120, plain (ebytes 10)", 1728000, 45882712, {45882712, 23762872, 11923208, 6825600, 3454576}, 0, 0, 0, 16},
+      {"R-MAT scale 21 (ebytes 12)", 2097152, 34516138, {34516138, 17836634, 9742003, 5864768, 3850226}, 34516138, 0, 0, 4},
+      {"cage11 kron 64 (ebytes 10)", 2501248, 35822208, {35822208, 17911104, 9867648, 5545152, 3263744}, 0, 0, 0, 8},
+      {"stencil7 n=150, table (ebytes 3)", 3375000, 23490000, {23490000, 13366784, 6749992, 3375000, 3375000}, 0, 2, 23490000, 8},
+      {"stencil7 n=150, plain (ebytes 10)", 3375000, 23490000, {23490000, 13366784, 6749992, 3375000, 3375000}, 0, 0, 0, 8},
+    };
+    for (const auto &w : sweep) {
+      CCOOOptions o;
+      PetscInt    K;
+      g_context = std::string("parameters: sweep case ") + w.name;
+      PetscCall(CCOOChooseK(o, HandStats(w.m, w.nnz, w.slots, w.wide, w.L, w.cover), &K));
+      Check(K == w.K, "K = %" PetscInt_FMT ", expected %" PetscInt_FMT, K, w.K);
+    }
   }
+  /* ties go to the larger K, explicit K wins, no nonzeros: K 1. nnz 100, plain (ebytes 10), slots
+     100/80/55/30/17: costs 2000/2200/2300/2000/2060: K 1 and K 8 tie -> 8 */
+  {
+    CCOOOptions o;
+    PetscInt    K;
+    g_context = "parameters: tie between K 1 and K 8";
+    PetscCall(CCOOChooseK(o, HandStats(50, 100, {100, 80, 55, 30, 17}, 0, 0, 0), &K));
+    Check(K == 8, "K = %" PetscInt_FMT ", expected 8", K);
+    g_context = "parameters: no tie (slots for K 8 one more: 2020)";
+    PetscCall(CCOOChooseK(o, HandStats(50, 100, {100, 80, 55, 31, 17}, 0, 0, 0), &K));
+    Check(K == 1, "K = %" PetscInt_FMT ", expected 1", K);
+    g_context = "parameters: explicit K";
+    o.k       = 2;
+    PetscCall(CCOOChooseK(o, HandStats(50, 100, {100, 80, 55, 30, 17}, 0, 0, 0), &K));
+    Check(K == 2, "K = %" PetscInt_FMT ", expected 2", K);
+    o.k = 16;
+    PetscCall(CCOOChooseK(o, HandStats(50, 100, {100, 80, 55, 30, 17}, 0, 0, 0), &K));
+    Check(K == 16, "K = %" PetscInt_FMT ", expected 16", K);
+    g_context = "parameters: no nonzeros";
+    o.k       = 0;
+    PetscCall(CCOOChooseK(o, HandStats(7, 0, {7, 7, 7, 7, 7}, 0, 0, 0), &K));
+    Check(K == 1, "K = %" PetscInt_FMT ", expected 1", K);
+    PetscCall(CCOOChooseK(o, HandStats(0, 0, {0, 0, 0, 0, 0}, 0, 0, 0), &K));
+    Check(K == 1, "no rows: K = %" PetscInt_FMT ", expected 1", K);
+  }
+  /* the index of K in slots_k */
+  g_context = "parameters: CCOOKIndex";
+  for (int e = 0; e < CCOO_NK; e++) Check(CCOOKIndex((int64_t)1 << e) == e && CCOOValidK((int64_t)1 << e), "CCOOKIndex(%d) = %d", 1 << e, CCOOKIndex((int64_t)1 << e));
+  Check(!CCOOValidK(0) && !CCOOValidK(3) && !CCOOValidK(32), "CCOOValidK accepts 0, 3 or 32");
   /* option ranges of the builder */
   {
     const Csr A = CsrFromEntries(2, {{{0, 1.5}}, {{1, -2.5}}});
@@ -811,7 +1055,7 @@ static PetscErrorCode TestParameters(void)
       const char *name;
       PetscInt    threads, k, lut;
     };
-    for (const Bad &b : {Bad{"threads 0", 0, 0, 256}, Bad{"threads 257", 257, 0, 256}, Bad{"K 3", 256, 3, 256}, Bad{"K 16", 256, 16, 256}, Bad{"table 257", 256, 0, 257}, Bad{"table -1", 256, 0, -1}}) {
+    for (const Bad &b : {Bad{"threads 0", 0, 0, 256}, Bad{"threads 257", 257, 0, 256}, Bad{"K 3", 256, 3, 256}, Bad{"K 32", 256, 32, 256}, Bad{"K -1", 256, -1, 256}, Bad{"table 257", 256, 0, 257}, Bad{"table -1", 256, 0, -1}}) {
       CCOOOptions    o;
       CCOOLayout     L;
       CCOOStats      st;
@@ -826,7 +1070,7 @@ static PetscErrorCode TestParameters(void)
       Check(ierr == PETSC_ERR_ARG_OUTOFRANGE, "CCOOBuildHostLayout gave %d, expected PETSC_ERR_ARG_OUTOFRANGE", (int)ierr);
     }
   }
-  ReportGroup("6 parameters", before, "automatic K by the byte model, ties, explicit K, option ranges");
+  ReportGroup("6 parameters", before, "automatic K by the cost model (row lengths, wide rows, table coverage, the H200 sweep cases), ties, explicit K, option ranges");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -850,6 +1094,7 @@ int main(int argc, char **argv)
   PetscCall(TestSpecialValues(rng));
   PetscCall(TestRefresh(mats, rng));
   PetscCall(TestParameters());
+  PetscCall(TestK16(rng));
 
   if (g_failures) std::printf("test_ccoo_host: %d checks FAILED (seed %" PetscInt_FMT ")\n", g_failures, seed);
   else std::printf("test_ccoo_host: all checks passed\n");

@@ -1,5 +1,5 @@
-/* CCOO on the device: layout built on the GPU from the device CSR (row statistics, slot scan, value
-   table by radix sort and run-length encoding, per-chunk analysis, chunk pointer scan, fill), values
+/* CCOO on the device: layout built on the GPU from the device CSR (row statistics, value table by radix
+   sort and run-length encoding, K, slot scan, per-chunk analysis, chunk pointer scan, fill), values
    refresh, the SpMV kernel; and the format object that the generic type drives.  See ccoo.h. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "ccoo.h"
@@ -33,27 +33,32 @@ PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
 /* build                                                                                           */
 /* ---------------------------------------------------------------------------------------------- */
 
-/* s[0..3] slots for K = 1, 2, 4, 8; s[4] nonempty rows; s[5] longest row */
-__global__ void RowStats(PetscInt m, const int *__restrict__ rp, u64 *__restrict__ s)
+/* s[0..4] slots for K = 1, 2, 4, 8, 16; s[5] nonempty rows; s[6] longest row; s[7] nonzeros of the rows
+   whose column span (last minus first column) exceeds CCOO_WIDE_SPAN. kStats entries. */
+constexpr int kStats = CCOO_NK + 3;
+static_assert(kStats >= 7, "the row statistics buffer is reused for the 7 chunk counts");
+__global__ void RowStats(PetscInt m, const int *__restrict__ rp, const int *__restrict__ Aj, u64 *__restrict__ s)
 {
-  u64 a[6] = {0, 0, 0, 0, 0, 0};
+  u64 a[kStats] = {0};
   for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
-    const int len = rp[r + 1] - rp[r];
+    const int lo = rp[r], len = rp[r + 1] - lo;
 #pragma unroll
-    for (int e = 0; e < 4; e++) a[e] += (u64)CCOOSlots(len, 1 << e);
-    a[4] += len > 0;
-    a[5] = max(a[5], (u64)len);
+    for (int e = 0; e < CCOO_NK; e++) a[e] += (u64)CCOOSlots(len, 1 << e);
+    a[CCOO_NK] += len > 0;
+    a[CCOO_NK + 1] = max(a[CCOO_NK + 1], (u64)len);
+    if (len > 0 && (int64_t)Aj[lo + len - 1] - Aj[lo] > CCOO_WIDE_SPAN) a[CCOO_NK + 2] += (u64)len;
   }
 #pragma unroll
-  for (int e = 0; e < 6; e++)
+  for (int e = 0; e < kStats; e++)
     for (int o = 16; o > 0; o >>= 1) {
       const u64 b = __shfl_down_sync(kFull, a[e], o);
-      a[e]        = e == 5 ? max(a[e], b) : a[e] + b;
+      a[e]        = e == CCOO_NK + 1 ? max(a[e], b) : a[e] + b;
     }
-  if ((threadIdx.x & 31) == 0) {
-    for (int e = 0; e < 5; e++) atomicAdd(s + e, a[e]);
-    atomicMax(s + 5, a[5]);
-  }
+  if ((threadIdx.x & 31) == 0)
+    for (int e = 0; e < kStats; e++) {
+      if (e == CCOO_NK + 1) atomicMax(s + e, a[e]);
+      else if (a[e]) atomicAdd(s + e, a[e]);
+    }
 }
 
 /* gs[r] = slots of row r (r < m), gs[m] = 0: scanned in place into the slot starts */
@@ -254,15 +259,15 @@ __global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const u
     const unsigned f   = fmt[c];
     const int64_t  s   = c * B + t;
     const int      src = slot_src[s], cnt = slot_cnt[s];
-    u64            a[8];
+    u64            a[CCOO_KMAX]; /* fixed size, k < K guards: the compiler keeps it in registers */
 #pragma unroll
-    for (int k = 0; k < 8; k++) a[k] = k < K && k < cnt ? Abits[src + k] : 0ull;
+    for (int k = 0; k < CCOO_KMAX; k++) a[k] = k < K && k < cnt ? Abits[src + k] : 0ull;
     int ok = 0;
     if (f & CCOO_HAS_IDX) {
       const unsigned char *idx = blob + chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3));
       ok                       = 1;
 #pragma unroll
-      for (int k = 0; k < 8; k++)
+      for (int k = 0; k < CCOO_KMAX; k++)
         if (k < cnt) {
           const int i = idx[k * B + t];
           ok          = ok && i < L && slut[i] == a[k];
@@ -271,7 +276,7 @@ __global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const u
     const int use = __syncthreads_and(ok); /* f is the same for the whole block: every thread gets here */
     if (!use)
 #pragma unroll
-      for (int k = 0; k < 8; k++)
+      for (int k = 0; k < CCOO_KMAX; k++)
         if (k < K) vals[c * C + k * B + t] = a[k];
     if (t == 0) { /* every thread read fmt[c] before the barrier */
       fmt[c] = (unsigned char)((f & ~CCOO_LUT_MODE) | (use ? CCOO_LUT_MODE : 0u));
@@ -470,12 +475,12 @@ public:
   {
     PetscFunctionBegin;
     PetscCall(PetscOptionsInt("-mat_ccoo_threads", "Threads per block = K-entry slots per chunk (32, 64, 128 or 256; the paper's B)", "MatSetType", opt.threads, &opt.threads, NULL));
-    PetscCall(PetscOptionsInt("-mat_ccoo_k", "Nonzeros per thread, rows padded to a multiple of it (1, 2, 4 or 8; 0 = automatic by stored bytes)", "MatSetType", opt.k, &opt.k, NULL));
+    PetscCall(PetscOptionsInt("-mat_ccoo_k", "Nonzeros per thread, rows padded to a multiple of it (1, 2, 4, 8 or 16; 0 = automatic by a cost model of slots and padding)", "MatSetType", opt.k, &opt.k, NULL));
     PetscCall(PetscOptionsInt("-mat_ccoo_col_bits", "Narrowest column offset width allowed (8, 16 or 32; 32 = no column compression)", "MatSetType", opt.col_bits, &opt.col_bits, NULL));
     PetscCall(PetscOptionsInt("-mat_ccoo_lut_size", "Entries of the table of most frequent values (0 to 256; 0 = plain values only)", "MatSetType", opt.lut_size, &opt.lut_size, NULL));
     PetscCall(PetscOptionsBool("-mat_ccoo_single_row", "Chunks inside one row store no row offsets and use a plain block reduction", "MatSetType", opt.single_row, &opt.single_row, NULL));
     PetscCheck(opt.threads == 32 || opt.threads == 64 || opt.threads == 128 || opt.threads == 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_threads %" PetscInt_FMT " must be 32, 64, 128 or 256", opt.threads);
-    PetscCheck(opt.k == 0 || opt.k == 1 || opt.k == 2 || opt.k == 4 || opt.k == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_k %" PetscInt_FMT " must be 0 (automatic), 1, 2, 4 or 8", opt.k);
+    PetscCheck(opt.k == 0 || CCOOValidK(opt.k), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_k %" PetscInt_FMT " must be 0 (automatic), 1, 2, 4, 8 or 16", opt.k);
     PetscCheck(opt.col_bits == 8 || opt.col_bits == 16 || opt.col_bits == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_col_bits %" PetscInt_FMT " must be 8, 16 or 32", opt.col_bits);
     PetscCheck(opt.lut_size >= 0 && opt.lut_size <= 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_lut_size %" PetscInt_FMT " must be in [0, 256]", opt.lut_size);
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -510,7 +515,7 @@ public:
   PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     const PetscInt m = A.m, B = opt.threads;
-    u64           *sums = nullptr, hs[7];
+    u64           *sums = nullptr, hs[kStats];
     int64_t       *gstart = nullptr, *size = nullptr;
     int           *slot_row = nullptr;
     void          *tmp      = nullptr;
@@ -527,40 +532,28 @@ public:
     st.n      = A.n;
     st.nnz    = A.nnz;
     st.B      = B;
-    if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    if (m == 0) { /* as the host build: no slots, the explicit K or 1 */
+      PetscCall(CCOOChooseK(opt, st, &st.K));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     int dv, sms;
     PetscCallCUDA(cudaGetDevice(&dv));
     PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dv));
 
-    /* 1. row statistics and K */
-    PetscCall(DeviceAlloc(&sums, 7, nullptr));
-    PetscCallCUDA(cudaMemsetAsync(sums, 0, 7 * sizeof(u64), s));
-    RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, sums);
+    /* 1. row statistics */
+    PetscCall(DeviceAlloc(&sums, kStats, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(sums, 0, kStats * sizeof(u64), s));
+    RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, A.j, sums);
     SpMVCheckLaunch();
-    PetscCallCUDA(cudaMemcpyAsync(hs, sums, 6 * sizeof(u64), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaMemcpyAsync(hs, sums, kStats * sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
-    for (int e = 0; e < 4; e++) st.slots_k[e] = (int64_t)hs[e];
-    st.nonempty = (PetscInt)hs[4];
-    st.maxlen   = (PetscInt)hs[5];
-    PetscCall(CCOOChooseK(opt, st.slots_k, &st.K));
-    const PetscInt K = st.K;
-    const int64_t  C = (int64_t)B * K;
-    st.S             = st.slots_k[K == 1 ? 0 : K == 2 ? 1 : K == 4 ? 2 : 3];
-    st.nchunks       = (st.S + B - 1) / B;
-    st.padded        = st.nchunks * C;
-    PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
-    gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
+    for (int e = 0; e < CCOO_NK; e++) st.slots_k[e] = (int64_t)hs[e];
+    st.nonempty = (PetscInt)hs[CCOO_NK];
+    st.maxlen   = (PetscInt)hs[CCOO_NK + 1];
+    st.wide     = (int64_t)hs[CCOO_NK + 2];
 
-    /* 2. slot starts */
-    PetscCall(DeviceAlloc(&gstart, m + 1, nullptr));
-    RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);
-    SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, gstart, gstart, (int)(m + 1), s));
-    PetscCall(GrowTemp(&tmp, &tmpbytes, need));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, gstart, gstart, (int)(m + 1), s));
-
-    /* 3. value table: sort (bits, position) pairs, run lengths, stable sort of the runs by count, the
-          first L runs sorted by bits with their first positions */
+    /* 2. value table (independent of K): sort (bits, position) pairs, run lengths, stable sort of the runs
+          by count, the first L runs sorted by bits with their first positions */
     const u64 *Abits = reinterpret_cast<const u64 *>(A.a);
     if (opt.lut_size > 0 && A.nnz > 0) {
       const int nnz = (int)A.nnz;
@@ -612,6 +605,22 @@ public:
       }
     }
 
+    /* 3. K (from the slots and the table's coverage), slot starts */
+    PetscCall(CCOOChooseK(opt, st, &st.K));
+    const PetscInt K = st.K;
+    const int64_t  C = (int64_t)B * K;
+    st.S             = st.slots_k[CCOOKIndex(K)];
+    st.nchunks       = (st.S + B - 1) / B;
+    st.padded        = st.nchunks * C;
+    PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
+    gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
+    PetscCall(DeviceAlloc(&gstart, m + 1, nullptr));
+    RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, gstart, gstart, (int)(m + 1), s));
+    PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, gstart, gstart, (int)(m + 1), s));
+
     /* 4. per-chunk analysis */
     PetscCall(DeviceAlloc(&dev.fmt, st.nchunks, &dev.bytes));
     PetscCall(DeviceAlloc(&dev.row_base, st.nchunks, &dev.bytes));
@@ -658,7 +667,8 @@ public:
       case 1: PetscCall(Occupancy<1>((int)B, &nb)); break;
       case 2: PetscCall(Occupancy<2>((int)B, &nb)); break;
       case 4: PetscCall(Occupancy<4>((int)B, &nb)); break;
-      default: PetscCall(Occupancy<8>((int)B, &nb)); break;
+      case 8: PetscCall(Occupancy<8>((int)B, &nb)); break;
+      default: PetscCall(Occupancy<16>((int)B, &nb)); break;
       }
       grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
     }
@@ -696,7 +706,8 @@ public:
     case 1: PetscCall(LaunchSpMV<1>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
     case 2: PetscCall(LaunchSpMV<2>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
     case 4: PetscCall(LaunchSpMV<4>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
-    default: PetscCall(LaunchSpMV<8>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 8: PetscCall(LaunchSpMV<8>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    default: PetscCall(LaunchSpMV<16>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -719,11 +730,17 @@ public:
 
   PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
   {
-    CCOOLayout ref, d;
-    CCOOStats  rst;
+    CCOOLayout  ref, d;
+    CCOOStats   rst;
+    CCOOOptions ropt = opt;
 
     PetscFunctionBegin;
-    PetscCall(CCOOBuildHostLayout(opt, A, &ref, &rst));
+    /* K depends on the values (the table's coverage); a refresh keeps the K of the build */
+    if (refreshed) ropt.k = st.K;
+    PetscCall(CCOOBuildHostLayout(ropt, A, &ref, &rst));
+    PetscCheck(std::equal(rst.slots_k, rst.slots_k + CCOO_NK, st.slots_k) && rst.wide == st.wide, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "CCOO device row statistics differ from the host reference (device/host): slots for K = 1..16 %" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT "/%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT " wide nonzeros %" PetscInt64_FMT "/%" PetscInt64_FMT,
+               (PetscInt64)st.slots_k[0], (PetscInt64)st.slots_k[1], (PetscInt64)st.slots_k[2], (PetscInt64)st.slots_k[3], (PetscInt64)st.slots_k[4], (PetscInt64)rst.slots_k[0], (PetscInt64)rst.slots_k[1], (PetscInt64)rst.slots_k[2], (PetscInt64)rst.slots_k[3], (PetscInt64)rst.slots_k[4], (PetscInt64)st.wide, (PetscInt64)rst.wide);
     PetscCheck(rst.K == st.K && rst.B == st.B && rst.S == st.S && rst.nchunks == st.nchunks && rst.padded == st.padded && rst.nonempty == st.nonempty && rst.maxlen == st.maxlen && rst.nsingle == st.nsingle && rst.ncol[0] == st.ncol[0] && rst.ncol[1] == st.ncol[1] && rst.ncol[2] == st.ncol[2] && rst.ncross == st.ncross, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "CCOO device layout shape differs from the host reference (device/host): K %" PetscInt_FMT "/%" PetscInt_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " single %" PetscInt64_FMT "/%" PetscInt64_FMT " 8/16/32-bit %" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT "/%" PetscInt64_FMT ",%" PetscInt64_FMT ",%" PetscInt64_FMT " crossing %" PetscInt64_FMT "/%" PetscInt64_FMT,
                st.K, rst.K, (PetscInt64)st.S, (PetscInt64)rst.S, (PetscInt64)st.nchunks, (PetscInt64)rst.nchunks, (PetscInt64)st.nsingle, (PetscInt64)rst.nsingle, (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)rst.ncol[0], (PetscInt64)rst.ncol[1], (PetscInt64)rst.ncol[2], (PetscInt64)st.ncross, (PetscInt64)rst.ncross);

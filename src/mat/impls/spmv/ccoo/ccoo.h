@@ -33,18 +33,28 @@
    slot_cnt = its real entries (0..K).
 
    DECISIONS where the paper and the brief leave a choice:
-   - B = 256 threads (-mat_ccoo_threads 32..256, multiple of 32), K in {1,2,4,8} (B7: "tune K"); K = 0
-     (default) chooses by a byte model with exact integer sums over the row lengths: minimise
-     slots(K) * (80 K + 24), i.e. (10 + 3/K) bytes per stored entry (16-bit column + plain value, one row
-     byte per slot and ~2 bytes of per-thread reduction work); ties go to the larger K.
+   - B = 256 threads (-mat_ccoo_threads 32..256, multiple of 32), K in {1,2,4,8,16} (B7: "tune K").
+     K = 0 (default) chooses by a cost model fitted to the H200 sweep bench/results/sweep-20261123-041035.csv
+     (types ccoo/k1..k8 = -mat_ccoo_k 1..8): the kernel is latency-bound per slot (thread), time ~=
+     a * slots(K) + p * padding(K) + const with a ~ 8.5 us per million slots, and one padded stored entry
+     costs about (its bytes)/20 of a slot. So (CCOOChooseK, one function for the host and the device build)
+       cost(K) = 20 slots(K) + (K slots(K) - nnz) * ebytes,   K in {1,2,4,8,16}, smallest wins, ties to
+     the larger K, with ebytes = colbytes + vbytes the bytes of a stored entry: colbytes = 2 + 2 wide/nnz
+     (wide: nonzeros of the rows whose column span, last minus first column, exceeds 32767), vbytes = 8
+     without a table, else 1 + 7 (1 - lut_cover/nnz). nnz = 0: K = 1. The value table does not depend on
+     K, so both builds make it before choosing K. In the sweep K = 8 beat the old byte rule's K = 4 by up
+     to 25% on 27-point stencils (the fit predicts K = 16, not in the sweep, faster still: the rule takes
+     16), while on R-MAT (short rows, gather-bound) K = 2..4 is best and K = 8 loses 10% (the rule takes
+     4); cage11 kron 64 and 7-point stencils: 8.
    - col_base = minimum column, unsigned offsets (B7 "top-leftmost"); -mat_ccoo_col_bits sets the
      narrowest width allowed.
    - Refresh (same pattern, new values) [D]: the table is re-derived without a sort: lut[i] = new value at
      rep[i] (exact for MatScale, and for MatShift of a constant diagonal). A chunk with indices uses the
      table iff every new value equals, bit for bit, the table entry its stored index names; otherwise it
      falls back to plain values (written into its reserved space) until a later refresh matches again.
-     Chunks built plain stay plain. Index blob, chunk_ptr and slots are never touched; a new pattern
-     rebuilds everything. Cost: one read of the values, one write of the plain chunks.
+     Chunks built plain stay plain. Index blob, chunk_ptr, slots and K (chosen with the build's table
+     coverage) are never touched; a new pattern rebuilds everything. Cost: one read of the values, one
+     write of the plain chunks.
    - Crossing rows: a block combines its warps (B4 single-row "regular reduction", Listing 1.2 per warp,
      then a pass over the warp heads through shared memory), so a row is written once per chunk: a plain
      store (y = s, or y += s) when the row lies inside the chunk, an FP64 atomicAdd only for the first row
@@ -70,7 +80,9 @@
    row) + the tail of the last chunk. Vectors: x once (8n, if it stays in cache), y written once (8m),
    plus 8 bytes per crossing row for the zeroing and the atomics. Compare the CSR floor 12 nnz + 20 m.
    Example: stencil7 (7 per row, 16-bit columns, K = 8 -> 8 stored per row): plain 8*(2+8)+1 = 81 B/row
-   + 16 (x, y) vs CSR 104 B/row; with table values 8*(2+1)+1 = 25 + 16 B/row.
+   + 16 (x, y) vs CSR 104 B/row; with table values 8*(2+1)+1 = 25 + 16 B/row. stencil27 (27 per row,
+   K = 16 -> 2 slots, 32 stored per row): plain 32*(2+8)+2 = 322 B/row + 16 vs CSR 344 B/row. These
+   bytes are only a floor: the kernel is latency-bound per slot, and K is chosen by that (DECISIONS).
 */
 #pragma once
 #include "../spmvformat.h"
@@ -93,9 +105,13 @@ enum : unsigned {
   CCOO_CONT_NEXT = 64u, /* last row continues into the next chunk */
 };
 
+constexpr int     CCOO_NK        = 5;     /* K in {1, 2, 4, 8, 16} */
+constexpr int     CCOO_KMAX      = 16;    /* the largest K (the Refresh kernel's register array) */
+constexpr int64_t CCOO_WIDE_SPAN = 32767; /* a row of a larger column span counts as wide (CCOOChooseK) */
+
 struct CCOOOptions {
   PetscInt  threads    = 256;         /* B: threads per block = slots per chunk */
-  PetscInt  k          = 0;           /* K: nonzeros per thread; 0 = automatic */
+  PetscInt  k          = 0;           /* K: nonzeros per thread, 1, 2, 4, 8 or 16; 0 = automatic */
   PetscInt  col_bits   = 8;           /* narrowest column offset width allowed: 8, 16 or 32 */
   PetscInt  lut_size   = 256;         /* value table entries, 0 = plain values only */
   PetscBool single_row = PETSC_TRUE;  /* single-row chunks drop their row offsets */
@@ -105,7 +121,8 @@ struct CCOOOptions {
 struct CCOOStats {
   PetscInt m = 0, n = 0, nonempty = 0, maxlen = 0;
   int64_t  nnz = 0;
-  int64_t  slots_k[4] = {0, 0, 0, 0}; /* slots for K = 1, 2, 4, 8 */
+  int64_t  slots_k[CCOO_NK] = {0, 0, 0, 0, 0}; /* slots for K = 1, 2, 4, 8, 16 (index CCOOKIndex(K)) */
+  int64_t  wide             = 0;               /* nonzeros of the rows whose column span exceeds 32767 */
   PetscInt B = 256, K = 1;
   int64_t  S = 0, nchunks = 0, padded = 0, blob_bytes = 0;
   int64_t  ndistinct = 0, lut_cover = 0; /* distinct bit patterns, nonzeros whose value is in the table */
@@ -131,6 +148,14 @@ struct CCOOLayout {
 };
 
 /* shared rules, used by the host reference and the device kernels */
+CCOO_HD inline bool CCOOValidK(int64_t K) { return K == 1 || K == 2 || K == 4 || K == 8 || K == 16; }
+/* log2 K, the index of K in slots_k (K valid) */
+CCOO_HD inline int CCOOKIndex(int64_t K)
+{
+  int e = 0;
+  while (e < CCOO_NK - 1 && ((int64_t)1 << e) < K) e++;
+  return e;
+}
 CCOO_HD inline int64_t CCOOSlots(int64_t len, int K) { return len > 0 ? (len + K - 1) / K : 1; }
 CCOO_HD inline int     CCOOWidthCode(int64_t maxoff, int col_bits)
 {
@@ -157,7 +182,8 @@ inline double CCOOFromBits(uint64_t b)
   return v;
 }
 
-PetscErrorCode CCOOChooseK(const CCOOOptions &, const int64_t slots_k[4], PetscInt *K);
+/* The explicit K, or the automatic one from slots_k, nnz, wide, lut_cover and L (see DECISIONS) */
+PetscErrorCode CCOOChooseK(const CCOOOptions &, const CCOOStats &, PetscInt *K);
 PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &, const SpMVHostCsr &, CCOOLayout *, CCOOStats *);
 PetscErrorCode CCOORefreshHostLayout(const SpMVHostCsr &, CCOOLayout *, CCOOStats *);
 /* y = A x (add false; y need not be initialised) or y += A x. MultHost: the plugin's host product, each row

@@ -6,25 +6,38 @@
 #include <numeric>
 #include <climits>
 
-/* CCOOChooseK - the explicit K, or the K in {1,2,4,8} minimising slots(K) * (80 K + 24) (ties: larger K) */
-PetscErrorCode CCOOChooseK(const CCOOOptions &o, const int64_t slots_k[4], PetscInt *K)
+/*
+  CCOOChooseK - the explicit K, or the K in {1,2,4,8,16} of smallest
+      cost(K) = 20 slots(K) + (K slots(K) - nnz) * ebytes      (ties: the larger K)
+  the fit of the H200 sweep bench/results/sweep-20261123-041035.csv: time ~= a slots + p padding + const,
+  a ~ 8.5 us per million slots (one thread each: the kernel is latency-bound per slot), and a padded stored
+  entry costs about its bytes / 20 of a slot. ebytes = colbytes + vbytes: colbytes = 2 + 2 wide/nnz (16-bit
+  offsets, 32-bit for the nonzeros of rows spanning more than 32767 columns), vbytes = 8 without a table
+  (lut_size 0 or no nonzeros), else 1 + 7 (1 - lut_cover/nnz). No nonzeros: K = 1. The sums are exact in
+  integers (cost * nnz in 128 bits), so equal costs tie exactly. The host and the device build both call
+  this with the same statistics.
+*/
+PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *K)
 {
   PetscFunctionBegin;
   if (o.k > 0) {
     *K = o.k;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscInt best = 8;
-  uint64_t bestcost = (uint64_t)slots_k[3] * (80 * 8 + 24);
-  for (int e = 2; e >= 0; e--) {
-    const PetscInt kk   = (PetscInt)1 << e;
-    const uint64_t cost = (uint64_t)slots_k[e] * (uint64_t)(80 * kk + 24);
-    if (cost < bestcost) {
-      best     = kk;
-      bestcost = cost;
+  *K = 1;
+  if (st.nnz <= 0 || st.m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  using i128        = __int128;
+  const i128 nnz    = st.nnz;
+  const i128 enbyte = 10 * nnz + 2 * (i128)st.wide - (st.L > 0 ? 7 * (i128)st.lut_cover : 0); /* ebytes * nnz */
+  i128       best   = 0;
+  for (int e = CCOO_NK - 1; e >= 0; e--) { /* larger K first: a tie keeps it */
+    const i128 s    = st.slots_k[e];
+    const i128 cost = 20 * s * nnz + (s * ((i128)1 << e) - nnz) * enbyte;
+    if (e == CCOO_NK - 1 || cost < best) {
+      best = cost;
+      *K   = (PetscInt)1 << e;
     }
   }
-  *K = best;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -100,11 +113,12 @@ int64_t CCOOMatrixBytes(const CCOOStats &st)
 }
 
 /*
-  CCOOBuildHostLayout - the device build's steps in order: row statistics and K, slot starts (scan),
+  CCOOBuildHostLayout - the device build's steps in order: row statistics (slots for every K, wide rows),
   value table (sort of the bit patterns, run lengths, stable sort by count, top L, sort by bits, first
-  positions), per-chunk analysis (rows, flags, column range and width, table membership, sizes), chunk
-  pointers (scan), fill.  B may be any value in [1, 256] here (the tests use small ones); the plugin
-  uses multiples of 32.
+  positions), K (it needs the table's coverage; the table does not depend on K), slot starts (scan),
+  per-chunk analysis (rows, flags, column range and width, table membership, sizes), chunk pointers
+  (scan), fill.  B may be any value in [1, 256] here (the tests use small ones); the plugin uses
+  multiples of 32.
 */
 PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, CCOOLayout *Lp, CCOOStats *st)
 {
@@ -113,7 +127,7 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
 
   PetscFunctionBegin;
   PetscCheck(B >= 1 && B <= 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "CCOO threads per chunk %" PetscInt_FMT " must be in [1, 256]", B);
-  PetscCheck(o.k == 0 || o.k == 1 || o.k == 2 || o.k == 4 || o.k == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "CCOO K = %" PetscInt_FMT " must be 0 (automatic), 1, 2, 4 or 8", o.k);
+  PetscCheck(o.k == 0 || CCOOValidK(o.k), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "CCOO K = %" PetscInt_FMT " must be 0 (automatic), 1, 2, 4, 8 or 16", o.k);
   PetscCheck(o.lut_size >= 0 && o.lut_size <= 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "CCOO table size %" PetscInt_FMT " must be in [0, 256]", o.lut_size);
   L   = CCOOLayout();
   *st = CCOOStats();
@@ -121,30 +135,15 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
   st->n   = A.n;
   st->nnz = A.nnz;
   st->B   = B;
-  /* 1. row statistics, K */
+  /* 1. row statistics */
   for (PetscInt r = 0; r < m; r++) {
     const int64_t len = A.i[r + 1] - A.i[r];
     st->nonempty += len > 0;
     st->maxlen = std::max<PetscInt>(st->maxlen, (PetscInt)len);
-    for (int e = 0; e < 4; e++) st->slots_k[e] += CCOOSlots(len, 1 << e);
+    for (int e = 0; e < CCOO_NK; e++) st->slots_k[e] += CCOOSlots(len, 1 << e);
+    if (len > 0 && (int64_t)A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > CCOO_WIDE_SPAN) st->wide += len;
   }
-  PetscCall(CCOOChooseK(o, st->slots_k, &st->K));
-  const PetscInt K = st->K;
-  const int64_t  C = (int64_t)B * K;
-  st->S            = m ? st->slots_k[K == 1 ? 0 : K == 2 ? 1 : K == 4 ? 2 : 3] : 0;
-  st->nchunks      = (st->S + B - 1) / B;
-  st->padded       = st->nchunks * C;
-  L.B = B;
-  L.K = K;
-  L.m = m;
-  L.n = A.n;
-  L.nnz = A.nnz;
-  L.S = st->S;
-  L.nchunks = st->nchunks;
-  /* 2. slot starts */
-  std::vector<int64_t> gstart(m + 1, 0);
-  for (PetscInt r = 0; r < m; r++) gstart[r + 1] = gstart[r] + CCOOSlots(A.i[r + 1] - A.i[r], (int)K);
-  /* 3. value table */
+  /* 2. value table */
   if (o.lut_size > 0 && A.nnz > 0) {
     std::vector<uint64_t> bits(A.nnz);
     for (int64_t e = 0; e < A.nnz; e++) bits[e] = CCOOBits(A.a[e]);
@@ -168,6 +167,22 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
       if (i >= 0) L.rep[i] = (int)e;
     }
   }
+  /* 3. K, slot starts */
+  PetscCall(CCOOChooseK(o, *st, &st->K));
+  const PetscInt K = st->K;
+  const int64_t  C = (int64_t)B * K;
+  st->S            = m ? st->slots_k[CCOOKIndex(K)] : 0;
+  st->nchunks      = (st->S + B - 1) / B;
+  st->padded       = st->nchunks * C;
+  L.B = B;
+  L.K = K;
+  L.m = m;
+  L.n = A.n;
+  L.nnz = A.nnz;
+  L.S = st->S;
+  L.nchunks = st->nchunks;
+  std::vector<int64_t> gstart(m + 1, 0);
+  for (PetscInt r = 0; r < m; r++) gstart[r + 1] = gstart[r] + CCOOSlots(A.i[r + 1] - A.i[r], (int)K);
   /* 4. per chunk: slots, flags, column range and width, table membership, size */
   L.fmt.assign(st->nchunks, 0);
   L.row_base.assign(st->nchunks, 0);
@@ -405,7 +420,7 @@ PetscErrorCode CCOOCheckLayout(const CCOOOptions &o, const SpMVHostCsr &A, const
 
   PetscFunctionBegin;
   PetscCheck(L.m == m && L.n == A.n && L.nnz == A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO layout of %" PetscInt_FMT "x%" PetscInt_FMT " (%" PetscInt64_FMT " nonzeros) for a %" PetscInt_FMT "x%" PetscInt_FMT " CSR with %" PetscInt64_FMT, L.m, L.n, (PetscInt64)L.nnz, m, A.n, (PetscInt64)A.nnz);
-  PetscCheck(B >= 1 && B <= 256 && (K == 1 || K == 2 || K == 4 || K == 8), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO B %" PetscInt_FMT " K %" PetscInt_FMT, B, K);
+  PetscCheck(B >= 1 && B <= 256 && CCOOValidK(K), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO B %" PetscInt_FMT " K %" PetscInt_FMT, B, K);
   int64_t S = 0;
   for (PetscInt r = 0; r < m; r++) S += CCOOSlots(A.i[r + 1] - A.i[r], (int)K);
   PetscCheck(L.S == S && L.nchunks == (S + B - 1) / B, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO slots %" PetscInt64_FMT " chunks %" PetscInt64_FMT ", expected %" PetscInt64_FMT " %" PetscInt64_FMT, (PetscInt64)L.S, (PetscInt64)L.nchunks, (PetscInt64)S, (PetscInt64)((S + B - 1) / B));
