@@ -41,7 +41,7 @@ esac
 case " $what " in *" ex19 "*|*" all "*)
   ex19() { "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -snes_monitor_short -ksp_converged_reason "$@"; }
   # GMRES solves (ILU, Jacobi, none): BiCGSTAB's iteration count changes with the last bit of any kernel
-  its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
+  its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.1e\n", $1, $NF}' "$1"; }
   IFS='|' read -ra EX19_ARGS <<< "${EX19_ARGS:--da_grid_x 128 -da_grid_y 128|-da_grid_x 96 -da_grid_y 96 -pc_type jacobi|-da_grid_x 64 -da_grid_y 64 -pc_type none -ksp_type fgmres -snes_rtol 1e-5}"
   for args in "${EX19_ARGS[@]}"; do
     tag=$(echo "$args" | tr -c 'a-z0-9' '_' | tr -s _)
@@ -56,7 +56,7 @@ esac
 case " $what " in *" mpi "*)
   # two ranks, one GPU each (Debian MPICH is not CUDA-aware: -use_gpu_aware_mpi 0 comes from env.sh)
   G=tests/gpu/one_gpu_per_rank.sh
-  its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
+  its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.1e\n", $1, $NF}' "$1"; }
   step mpi_ops      mpiexec -n 2 $G "$BIN/test_mpi"
   step mpi_ksp      mpiexec -n 2 $G "$BIN/test_ksp" -matrix "$M/cage11.mtx" -pc_types none,jacobi,bjacobi,asm
   step mpi_ksp_st   mpiexec -n 2 $G "$BIN/test_ksp" -matrix "stencil27:n=40" -pc_types jacobi,bjacobi
