@@ -352,7 +352,7 @@ static PetscInt ExpectedK(const CCOOOptions &o, const Csr &A)
   for (PetscInt K : {16, 8, 4, 2, 1}) {
     int64_t s = 0;
     for (PetscInt r = 0; r < A.m; r++) s += A.Len(r) ? (A.Len(r) + K - 1) / K : 1;
-    const int64_t c = 20 * s * nnz + (s * K - nnz) * (colnnz + valnnz);
+    const int64_t c = (K == 16 ? 28 : 20) * s * nnz + (s * K - nnz) * (colnnz + valnnz); /* K = 16: slot weight 28 */
     if (!best || c < cost) {
       best = K;
       cost = c;
@@ -906,21 +906,22 @@ static PetscErrorCode TestParameters(void)
     PetscInt              K;   /* expected */
   };
   /* 10 rows of the given lengths, columns 0.., all values 1.0: with the table (one entry, every nonzero)
-     ebytes = 2 + 1 = 3, without it 2 + 8 = 10; cost(K) = 20 slots + ebytes (K slots - nnz), by hand: */
+     ebytes = 2 + 1 = 3, without it 2 + 8 = 10; cost(K) = w slots + ebytes (K slots - nnz), w = 20 (28 for
+     K = 16), by hand: */
   const std::vector<Case> cases = {
-    {"7 per row (stencil7), table: slots 70/40/20/10/10, costs 1400/830/430/230/470: K 8", std::vector<PetscInt>(10, 7), 256, 8},
-    {"7 per row, plain: 1400/900/500/300/1100: K 8", std::vector<PetscInt>(10, 7), 0, 8},
-    {"27 per row (stencil27), table: slots 270/140/70/40/20, costs 5400/2830/1430/950/550: K 16", std::vector<PetscInt>(10, 27), 256, 16},
-    {"27 per row, plain: 5400/2900/1500/1300/900: K 16", std::vector<PetscInt>(10, 27), 0, 16},
-    {"1 per row: 200/230/290/410/650: K 1", std::vector<PetscInt>(10, 1), 256, 1},
-    {"2 per row: slots 20/10/10/10/10, 400/200/260/380/620: K 2", std::vector<PetscInt>(10, 2), 256, 2},
-    {"3 per row: slots 30/20/10/10/10, 600/430/230/350/590: K 4", std::vector<PetscInt>(10, 3), 256, 4},
-    {"4 per row: 800/400/200/320/560: K 4", std::vector<PetscInt>(10, 4), 256, 4},
-    {"9 per row, table: slots 90/50/30/20/10, 1800/1030/690/610/410: K 16", std::vector<PetscInt>(10, 9), 256, 16},
-    {"9 per row, plain: 1800/1100/900/1100/900: K 4 and 16 tie: K 16", std::vector<PetscInt>(10, 9), 0, 16},
-    {"16 per row: slots 160/80/40/20/10, 3200/1600/800/400/200: K 16", std::vector<PetscInt>(10, 16), 256, 16},
-    {"17 per row, table: slots 170/90/50/30/20, 3400/1830/1090/810/850: K 8", std::vector<PetscInt>(10, 17), 256, 8},
-    {"17 per row, plain: 3400/1900/1300/1300/1900: K 4 and 8 tie: K 8", std::vector<PetscInt>(10, 17), 0, 8},
+    {"7 per row (stencil7), table: slots 70/40/20/10/10, costs 1400/830/430/230/550: K 8", std::vector<PetscInt>(10, 7), 256, 8},
+    {"7 per row, plain: 1400/900/500/300/1180: K 8", std::vector<PetscInt>(10, 7), 0, 8},
+    {"27 per row (stencil27), table: slots 270/140/70/40/20, costs 5400/2830/1430/950/710: K 16", std::vector<PetscInt>(10, 27), 256, 16},
+    {"27 per row, plain: 5400/2900/1500/1300/1060: K 16", std::vector<PetscInt>(10, 27), 0, 16},
+    {"1 per row: 200/230/290/410/730: K 1", std::vector<PetscInt>(10, 1), 256, 1},
+    {"2 per row: slots 20/10/10/10/10, 400/200/260/380/700: K 2", std::vector<PetscInt>(10, 2), 256, 2},
+    {"3 per row: slots 30/20/10/10/10, 600/430/230/350/670: K 4", std::vector<PetscInt>(10, 3), 256, 4},
+    {"4 per row: 800/400/200/320/640: K 4", std::vector<PetscInt>(10, 4), 256, 4},
+    {"9 per row, table: slots 90/50/30/20/10, 1800/1030/690/610/490: K 16", std::vector<PetscInt>(10, 9), 256, 16},
+    {"9 per row, plain: 1800/1100/900/1100/980: K 4", std::vector<PetscInt>(10, 9), 0, 4},
+    {"16 per row: slots 160/80/40/20/10, 3200/1600/800/400/280: K 16", std::vector<PetscInt>(10, 16), 256, 16},
+    {"17 per row, table: slots 170/90/50/30/20, 3400/1830/1090/810/1010: K 8", std::vector<PetscInt>(10, 17), 256, 8},
+    {"17 per row, plain: 3400/1900/1300/1300/2060: K 4 and 8 tie: K 8", std::vector<PetscInt>(10, 17), 0, 8},
     {"all empty: K 1", std::vector<PetscInt>(10, 0), 256, 1},
   };
 
@@ -944,13 +945,13 @@ static PetscErrorCode TestParameters(void)
     PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
     Check(st.K == c.K && L.K == c.K && ExpectedK(o, A) == c.K, "K = %" PetscInt_FMT " (test's model %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, ExpectedK(o, A), c.K);
   }
-  /* wide rows: 10 rows of 9 entries at columns 0..7 and 8 + span, plain values. Span 32767: not wide,
-     ebytes 10, K 16 (the tie above). Span 32768: wide, colbytes 2 + 2 = 4, ebytes 12, costs
-     20 slots + 12 padding = 1800 / 1120 / 960 / 1240 / 1040: K 4 */
+  /* wide rows: 10 rows of 17 entries at columns 0..15 and span, plain values: slots 170/90/50/30/20,
+     padding 0/10/30/70/150. Span 32767: not wide, ebytes 10, costs 3400/1900/1300/1300/2060: K 4 and 8
+     tie, K 8. Span 32768: wide, colbytes 2 + 2 = 4, ebytes 12, costs 3400/1920/1360/1440/2360: K 4 */
   for (PetscInt span : {32767, 32768}) {
     std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(10);
     for (PetscInt r = 0; r < 10; r++) {
-      for (PetscInt k = 0; k < 8; k++) e[r].push_back({k, 1.0 + k});
+      for (PetscInt k = 0; k < 16; k++) e[r].push_back({k, 1.0 + k});
       e[r].push_back({span, -1.0});
     }
     const Csr   A = CsrFromEntries(span + 1, e);
@@ -958,31 +959,32 @@ static PetscErrorCode TestParameters(void)
     CCOOLayout  L;
     CCOOStats   st;
     o.lut_size = 0;
-    g_context  = "parameters: 9 per row, plain, row span " + std::to_string(span);
+    g_context  = "parameters: 17 per row, plain, row span " + std::to_string(span);
     PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
-    const PetscInt K = span > 32767 ? 4 : 16;
-    Check(st.K == K && st.wide == (span > 32767 ? 90 : 0) && ExpectedK(o, A) == K, "K = %" PetscInt_FMT ", wide %lld (test's model K %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, (long long)st.wide, ExpectedK(o, A), K);
+    const PetscInt K = span > 32767 ? 4 : 8;
+    Check(st.K == K && st.wide == (span > 32767 ? 170 : 0) && ExpectedK(o, A) == K, "K = %" PetscInt_FMT ", wide %lld (test's model K %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, (long long)st.wide, ExpectedK(o, A), K);
     CheckBuilt(o, A, L, st);
     Rng rng((uint64_t)span);
     CheckProducts(L, A, rng);
   }
-  /* the table's coverage: 14 rows of 33 (nnz 462), a table of one entry holding the value 1.0 of the
-     first X nonzeros (the others are distinct). slots 462/238/126/70/42, padding 0/14/42/98/210: cost(8) =
-     1400 + 98 ebytes, cost(16) = 840 + 210 ebytes, equal at ebytes = 5, i.e. vbytes = 1 + 7 (1 - X/462) = 3,
-     X = 330: a tie, K 16 (CCOOChooseK compares exactly, in integers); X = 329: K 8. X = 1: every value
-     occurs once, the table holds 1.0 (the smallest bits), cover 1: K 8 */
-  for (PetscInt X : {330, 329, 462, 1}) {
+  /* the table's coverage: 14 rows of 49 (nnz 686), a table of one entry holding the value 1.0 of the
+     first X nonzeros (the others are distinct). slots 686/350/182/98/56, padding 0/14/42/98/210: cost(8) =
+     20 * 98 + 98 ebytes, cost(16) = 28 * 56 + 210 ebytes (K = 16 weighs 28 a slot), equal at ebytes = 3.5,
+     i.e. vbytes = 1 + 7 (1 - X/686) = 1.5, X = 637: a tie, K 16 (CCOOChooseK compares exactly, in
+     integers); X = 636: K 8. X = 686: K 16. X = 1: every value occurs once, cover 1: K 8. K 4 costs
+     3640 + 42 ebytes: never the smallest here */
+  for (PetscInt X : {637, 636, 686, 1}) {
     std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(14);
     for (PetscInt r = 0, q = 0; r < 14; r++)
-      for (PetscInt k = 0; k < 33; k++, q++) e[r].push_back({k, q < X ? 1.0 : 2.0 + (double)q});
-    const Csr   A = CsrFromEntries(40, e);
+      for (PetscInt k = 0; k < 49; k++, q++) e[r].push_back({k, q < X ? 1.0 : 2.0 + (double)q});
+    const Csr   A = CsrFromEntries(64, e);
     CCOOOptions o;
     CCOOLayout  L;
     CCOOStats   st;
     o.lut_size = 1;
-    g_context  = "parameters: 33 per row, table covering " + std::to_string(X) + " of 462";
+    g_context  = "parameters: 49 per row, table covering " + std::to_string(X) + " of 686";
     PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
-    const PetscInt K = X >= 330 ? 16 : 8;
+    const PetscInt K = X >= 637 ? 16 : 8;
     Check(st.K == K && st.lut_cover == X && ExpectedK(o, A) == K, "K = %" PetscInt_FMT ", cover %lld (test's model K %" PetscInt_FMT "), expected %" PetscInt_FMT, st.K, (long long)st.lut_cover, ExpectedK(o, A), K);
   }
   /* the sanity cases of the H200 sweep (real slot counts, hand-made stats), direct calls */
@@ -997,10 +999,13 @@ static PetscErrorCode TestParameters(void)
       int64_t              cover;
       PetscInt             K;
     };
-    /* stencil27 n = 120: costs (ebytes 3) 917.7M / 480.2M / 243.9M / 162.7M / 97.3M, (ebytes 10) 917.7M /
-         491.7M / 256.6M / 223.7M / 163.0M: K 16 both.
+    /* (costs in units of nnz; K = 16 weighs 28 a slot)
+       stencil27 n = 120: costs (ebytes 3) 917.7M / 480.2M / 243.9M / 162.7M / 124.9M, (ebytes 10) 917.7M /
+         491.7M / 256.6M / 223.7M / 190.6M: K 16 both.
+       cage11 kron 64 with its value table (ebytes 3): K 8 136.5M, K 16 140.6M: K 8 (measured 111 vs 117 us).
+       nasa4704 kron 400 (one value, ebytes 3): K 8 159.5M, K 16 153.0M: K 16 (measured 118 vs 122 us).
        R-MAT scale 21 (32-bit columns, plain: ebytes 12): 690.3M / 370.6M / 248.3M / 266.1M / 402.1M: K 4.
-       cage11 kron 64 (ebytes 10): K 4 233.8M, K 8 196.3M, K 16 229.3M; its K = 2 count is not in the notes:
+       cage11 kron 64 (ebytes 10): K 4 233.8M, K 8 196.3M, K 16 255.4M; its K = 2 count is not in the notes:
          nnz/2 (the fewest possible) still costs 358M: K 8.
        stencil7 n = 150: K 8 and 16 have equal slots, K 16 pads 30.5M entries, K 8 3.51M: K 8 (ebytes 3, 10). */
     const std::vector<Sweep> sweep = {
@@ -1008,6 +1013,8 @@ static PetscErrorCode TestParameters(void)
       {"stencil27 n=120, plain (ebytes 10)", 1728000, 45882712, {45882712, 23762872, 11923208, 6825600, 3454576}, 0, 0, 0, 16},
       {"R-MAT scale 21 (ebytes 12)", 2097152, 34516138, {34516138, 17836634, 9742003, 5864768, 3850226}, 34516138, 0, 0, 4},
       {"cage11 kron 64 (ebytes 10)", 2501248, 35822208, {35822208, 17911104, 9867648, 5545152, 3263744}, 0, 0, 0, 8},
+      {"cage11 kron 64, table (ebytes 3)", 2501248, 35822208, {35822208, 18551680, 9867648, 5545152, 3263744}, 0, 256, 35822208, 8},
+      {"nasa4704 kron 400, table (ebytes 3)", 1881600, 41902400, {41902400, 21391600, 11136000, 6481200, 3666800}, 0, 1, 41902400, 16},
       {"stencil7 n=150, table (ebytes 3)", 3375000, 23490000, {23490000, 13366784, 6749992, 3375000, 3375000}, 0, 2, 23490000, 8},
       {"stencil7 n=150, plain (ebytes 10)", 3375000, 23490000, {23490000, 13366784, 6749992, 3375000, 3375000}, 0, 0, 0, 8},
     };

@@ -38,8 +38,10 @@
      (types ccoo/k1..k8 = -mat_ccoo_k 1..8): the kernel is latency-bound per slot (thread), time ~=
      a * slots(K) + p * padding(K) + const with a ~ 8.5 us per million slots, and one padded stored entry
      costs about (its bytes)/20 of a slot. So (CCOOChooseK, one function for the host and the device build)
-       cost(K) = 20 slots(K) + (K slots(K) - nnz) * ebytes,   K in {1,2,4,8,16}, smallest wins, ties to
-     the larger K, with ebytes = colbytes + vbytes the bytes of a stored entry: colbytes = 2 + 2 wide/nnz
+       cost(K) = w(K) slots(K) + (K slots(K) - nnz) * ebytes,   K in {1,2,4,8,16}, smallest wins, ties
+     to the larger K, w = 20 (28 for K = 16, whose kernel needs 64 registers: half the occupancy; set
+     from the second sweep, sweep-20261123-051454.csv: K = 8 beat K = 16 on cage11, K = 16 won on
+     nasa4704 and the constant 27-point stencil), with ebytes = colbytes + vbytes the bytes of a stored entry: colbytes = 2 + 2 wide/nnz
      (wide: nonzeros of the rows whose column span, last minus first column, exceeds 32767), vbytes = 8
      without a table, else 1 + 7 (1 - lut_cover/nnz). nnz = 0: K = 1. The value table does not depend on
      K, so both builds make it before choosing K. In the sweep K = 8 beat the old byte rule's K = 4 by up

@@ -8,7 +8,11 @@
 
 /*
   CCOOChooseK - the explicit K, or the K in {1,2,4,8,16} of smallest
-      cost(K) = 20 slots(K) + (K slots(K) - nnz) * ebytes      (ties: the larger K)
+      cost(K) = w(K) slots(K) + (K slots(K) - nnz) * ebytes      (ties: the larger K)
+  with w = 20 for K <= 8 and w = 28 for K = 16 (its kernel needs 64 registers instead of 32: half the
+  occupancy; the second sweep, sweep-20261123-051454.csv, had K = 8 faster than K = 16 on cage11, 111 vs
+  117 us, and K = 16 faster on nasa4704, 118 vs 122 us, and the 27-point constant stencil, 114 vs 134 us:
+  w(16)/w(8) must lie in (1.34, 1.49) for the rule to pick both right).
   the fit of the H200 sweep bench/results/sweep-20261123-041035.csv: time ~= a slots + p padding + const,
   a ~ 8.5 us per million slots (one thread each: the kernel is latency-bound per slot), and a padded stored
   entry costs about its bytes / 20 of a slot. ebytes = colbytes + vbytes: colbytes = 2 + 2 wide/nnz (16-bit
@@ -32,7 +36,8 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   i128       best   = 0;
   for (int e = CCOO_NK - 1; e >= 0; e--) { /* larger K first: a tie keeps it */
     const i128 s    = st.slots_k[e];
-    const i128 cost = 20 * s * nnz + (s * ((i128)1 << e) - nnz) * enbyte;
+    const i128 w    = e == 4 ? 28 : 20; /* K = 16: half the occupancy */
+    const i128 cost = w * s * nnz + (s * ((i128)1 << e) - nnz) * enbyte;
     if (e == CCOO_NK - 1 || cost < best) {
       best = cost;
       *K   = (PetscInt)1 << e;
