@@ -231,7 +231,8 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
 }
 
 /* Matrix Market coordinate file (real, integer or pattern; general, symmetric or skew-symmetric),
-   scaled to kron(I_k, A). Pattern entries get pseudo-random values, the diagonal made dominant. */
+   scaled to kron(I_k, A). Pattern entries (and real files whose entries all hold one value) get
+   pseudo-random values, the diagonal made dominant. */
 static PetscErrorCode SpMVLoadMatrixMarket(MPI_Comm comm, const char *file, PetscInt kron, Mat *A)
 {
   FILE        *f;
@@ -264,6 +265,15 @@ static PetscErrorCode SpMVLoadMatrixMarket(MPI_Comm comm, const char *file, Pets
     if ((symmetric || skew) && i != j) { ri[nent] = (PetscInt)(j - 1); ci[nent] = (PetscInt)(i - 1); vi[nent] = skew ? -v : v; nent++; }
   }
   PetscCall(PetscFClose(PETSC_COMM_SELF, f));
+  /* a "real" file whose entries all hold one value (the graphs converted to real files, e.g. nasa4704,
+     delaunay_n16, vsp_model1, cti: every value 1.0) is a pattern in disguise: it gets the same
+     pseudo-random values as a pattern file, so that no format is timed on trivially compressible values
+     (../shared/matrices/README.md). Constant coefficients are the generators' const=1. */
+  if (!pattern && nent > 1) {
+    PetscBool same = PETSC_TRUE;
+    for (PetscInt e = 1; e < nent && same; e++) same = (PetscBool)(vi[e] == vi[0]);
+    pattern = same;
+  }
   /* group entries by row */
   PetscCall(PetscCalloc1(M + 1, &rowstart));
   for (PetscInt e = 0; e < nent; e++) rowstart[ri[e] + 1]++;
