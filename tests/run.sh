@@ -5,6 +5,7 @@
 set -u
 BUILD=${BUILD:-build}; BIN=$BUILD/bin; LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 MATRICES=${MATRICES:-$(cd "$(dirname "$0")/../.." && pwd)/shared/matrices}
+[ -d "$MATRICES" ] || echo "warning: no matrix folder $MATRICES (the project's ../shared/matrices): the tests that read SuiteSparse files will fail; set MATRICES=DIR" >&2
 MPIEXEC=${MPIEXEC:-mpiexec}
 LOG=$BUILD/test-logs; mkdir -p "$LOG"
 SEED=${SEED:-$(( $(date +%s) % 100000 ))}
