@@ -43,7 +43,7 @@ endif
 .PHONY: lib run test gpu bench clean distclean
 lib: $(LIB)
 
-$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h)
 	@mkdir -p $(@D)
 	$(CUDAC) -c -o $@ $(CUFLAGS) $<
 $(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)

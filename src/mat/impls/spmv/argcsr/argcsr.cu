@@ -2,6 +2,7 @@
    format object that the generic type drives. See argcsr.h for the layout and the decisions. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "argcsr.h"
+#include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -270,52 +271,18 @@ __global__ void LongRows(int nl, const int *__restrict__ lrow, const int *__rest
   }
 }
 
-inline unsigned GridFor(int64_t threads, int64_t cap = (int64_t)1 << 20)
-{
-  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, cap));
-}
+/* build grids: kThreads per block, at most 2^20 blocks */
+inline unsigned GridFor(int64_t threads) { return spmv::GridFor(threads, kThreads, (int64_t)1 << 20); }
 
-template <typename T>
-PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
-{
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
-  if (bytes) *bytes += n * sizeof(T);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* CUB temporary storage that grows as needed */
+/* CUB temporary storage of one build (grown by spmv::ExclusiveSum), freed with it */
 struct Scratch {
   void       *p     = nullptr;
   std::size_t bytes = 0;
-  PetscErrorCode Reserve(std::size_t need)
-  {
-    PetscFunctionBegin;
-    if (need > bytes) {
-      if (p) PetscCallCUDA(cudaFree(p));
-      p = nullptr;
-      PetscCall(DeviceAlloc((char **)&p, need, nullptr));
-      bytes = need;
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   ~Scratch()
   {
     if (p) (void)cudaFree(p);
   }
 };
-
-template <typename T>
-PetscErrorCode ExclusiveSum(Scratch &tmp, const T *in, T *out, int64_t n, cudaStream_t s)
-{
-  std::size_t need = 0;
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, n, s));
-  PetscCall(tmp.Reserve(need));
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp.p, need, in, out, n, s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 struct ARgCSRDeviceLayout {
   int         *ginfo = nullptr, *map = nullptr, *col = nullptr, *lrow = nullptr, *lgroup = nullptr, *lcount = nullptr;
@@ -375,8 +342,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    for (void *p : {(void *)dev.ginfo, (void *)dev.map, (void *)dev.col, (void *)dev.lrow, (void *)dev.lgroup, (void *)dev.lcount, (void *)dev.goff, (void *)dev.heads, (void *)dev.val, (void *)dev.part})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part}));
     dev = ARgCSRDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -400,14 +366,14 @@ public:
     ondevice = true;
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* 1. groups per row (one thread per window), their prefix sums: first group of each row, long rows */
-    PetscCall(DeviceAlloc(&ng, m + 1, nullptr));
-    PetscCall(DeviceAlloc(&gfirst, m + 1, nullptr));
-    PetscCall(DeviceAlloc(&isl, m + 1, nullptr));
-    PetscCall(DeviceAlloc(&lfirst, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&ng, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&gfirst, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&isl, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&lfirst, m + 1, nullptr));
     Windows<<<GridFor((m + par.R - 1) / par.R), kThreads, 0, s>>>(m, par, A.i, ng, isl);
     SpMVCheckLaunch();
-    PetscCall(ExclusiveSum(tmp, ng, gfirst, m + 1, s));
-    PetscCall(ExclusiveSum(tmp, isl, lfirst, m + 1, s));
+    PetscCall(spmv::ExclusiveSum(ng, gfirst, m + 1, &tmp.p, &tmp.bytes, s));
+    PetscCall(spmv::ExclusiveSum(isl, lfirst, m + 1, &tmp.p, &tmp.bytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&tot[0], gfirst + m, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaMemcpyAsync(&nl, lfirst + m, sizeof(int), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
@@ -416,23 +382,23 @@ public:
     st.groups    = G;
     st.long_rows = nl;
     /* 2. the group table, the long rows */
-    PetscCall(DeviceAlloc(&dev.ginfo, 4 * G, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.ginfo, 4 * G, &dev.bytes));
     GroupTable<<<GridFor(G), kThreads, 0, s>>>(G, m, par, A.i, gfirst, dev.ginfo);
     SpMVCheckLaunch();
     if (nl) {
-      PetscCall(DeviceAlloc(&dev.lrow, nl, &dev.bytes));
-      PetscCall(DeviceAlloc(&dev.lgroup, nl, &dev.bytes));
-      PetscCall(DeviceAlloc(&dev.lcount, nl, &dev.bytes));
-      PetscCall(DeviceAlloc(&dev.part, G, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.lrow, nl, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.lgroup, nl, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.lcount, nl, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.part, G, &dev.bytes));
       LongTable<<<GridFor(m), kThreads, 0, s>>>(m, isl, lfirst, ng, gfirst, dev.lrow, dev.lgroup, dev.lcount);
       SpMVCheckLaunch();
     }
     /* 3. threads per row, chunk sizes, threadsMapping, heads; offsets by a scan of the group sizes */
-    PetscCall(DeviceAlloc(&dev.map, m, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.heads, G * par.nw, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.goff, G + 1, &dev.bytes));
-    PetscCall(DeviceAlloc(&gsize, G + 1, nullptr));
-    PetscCall(DeviceAlloc(&stats, 3, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.map, m, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.heads, G * par.nw, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.goff, G + 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&gsize, G + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&stats, 3, nullptr));
     PetscCallCUDA(cudaMemsetAsync(stats, 0, 3 * sizeof(int), s));
     PetscCallCUDA(cudaMemsetAsync(gsize + G, 0, sizeof(int64_t), s));
     {
@@ -441,7 +407,7 @@ public:
       Assign<<<GridFor(G * 32), kThreads, shm, s>>>(G, par, A.i, dev.ginfo, dev.map, dev.heads, gsize, stats);
       SpMVCheckLaunch();
     }
-    PetscCall(ExclusiveSum(tmp, gsize, dev.goff, G + 1, s));
+    PetscCall(spmv::ExclusiveSum(gsize, dev.goff, G + 1, &tmp.p, &tmp.bytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&tot[1], dev.goff + G, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaMemcpyAsync(hstats, stats, sizeof(hstats), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
@@ -450,12 +416,12 @@ public:
     st.max_rows  = hstats[1];
     st.pieces    = hstats[2];
     /* 4. the chunks */
-    PetscCall(DeviceAlloc(&dev.col, st.stored, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.val, st.stored, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.col, st.stored, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.val, st.stored, &dev.bytes));
     Fill<false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val);
     SpMVCheckLaunch();
     PetscCallCUDA(cudaStreamSynchronize(s));
-    for (void *p : {(void *)ng, (void *)gfirst, (void *)isl, (void *)lfirst, (void *)gsize, (void *)stats}) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({ng, gfirst, isl, lfirst, gsize, stats})); /* all allocated: none skipped */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -517,17 +483,17 @@ public:
     std::vector<PetscScalar> val(st.stored);
     PetscCallCUDA(cudaStreamSynchronize(s));
     if (G) {
-      PetscCallCUDA(cudaMemcpy(ginfo.data(), dev.ginfo, ginfo.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(goff.data(), dev.goff, goff.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(heads.data(), dev.heads, heads.size() * sizeof(uint32_t), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(map.data(), dev.map, map.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(col.data(), dev.col, col.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(val.data(), dev.val, val.size() * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(ginfo, dev.ginfo));
+      PetscCall(spmv::Download(goff, dev.goff));
+      PetscCall(spmv::Download(heads, dev.heads));
+      PetscCall(spmv::Download(map, dev.map));
+      PetscCall(spmv::Download(col, dev.col));
+      PetscCall(spmv::Download(val, dev.val));
     }
     if (nl) {
-      PetscCallCUDA(cudaMemcpy(lrow.data(), dev.lrow, nl * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(lgroup.data(), dev.lgroup, nl * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(lcount.data(), dev.lcount, nl * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(lrow, dev.lrow));
+      PetscCall(spmv::Download(lgroup, dev.lgroup));
+      PetscCall(spmv::Download(lcount, dev.lcount));
     }
     PetscCheck(ginfo == ref.ginfo, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device group table (first row, rows, chunk size, piece) differs from the host reference");
     PetscCheck(goff == ref.goff, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device group offsets differ from the host reference");

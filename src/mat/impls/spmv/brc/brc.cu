@@ -2,6 +2,7 @@
    format object that the generic type drives.  See brc.h for the layout. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "brc.h"
+#include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -181,33 +182,8 @@ __global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__r
   }
 }
 
-inline unsigned GridFor(int64_t threads)
-{
-  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, 1 << 30));
-}
-
-template <typename T>
-PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
-{
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
-  if (bytes) *bytes += n * sizeof(T);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-/* exclusive prefix sum in place, growing the shared temporary storage when CUB needs more */
-PetscErrorCode ScanInPlace(int64_t *a, int64_t n, void **tmp, std::size_t *tmpbytes, cudaStream_t s)
-{
-  std::size_t need = 0;
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, a, a, (int)n, s));
-  if (need > *tmpbytes) {
-    PetscCallCUDA(cudaFree(*tmp));
-    PetscCall(DeviceAlloc((char **)tmp, *tmpbytes = need, nullptr));
-  }
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(*tmp, need, a, a, (int)n, s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* kThreads per block, at most 2^30 blocks */
+inline unsigned GridFor(int64_t threads) { return spmv::GridFor(threads, kThreads, 1 << 30); }
 } // namespace
 
 class BRC final : public SpMVFormat {
@@ -256,8 +232,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    for (void *p : {(void *)dev.width, (void *)dev.col, (void *)dev.slot_row, (void *)dev.slot_start, (void *)dev.slot_take, (void *)dev.offset, (void *)dev.data})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({dev.width, dev.col, dev.slot_row, dev.slot_start, dev.slot_take, dev.offset, dev.data}));
     dev = BRCDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -277,11 +252,11 @@ public:
     st = BRCStats();
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* 1. row lengths, statistics, stable descending sort */
-    PetscCall(DeviceAlloc(&len, m, nullptr));
-    PetscCall(DeviceAlloc(&rows, m, nullptr));
-    PetscCall(DeviceAlloc(&slen, m, nullptr));
-    PetscCall(DeviceAlloc(&srows, m, nullptr));
-    PetscCall(DeviceAlloc(&sums, 4, nullptr));
+    PetscCall(spmv::DeviceAlloc(&len, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&rows, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&slen, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&srows, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&sums, 4, nullptr));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, 4 * sizeof(*sums), s));
     RowStats<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, A.i, len, rows, sums);
     SpMVCheckLaunch();
@@ -294,32 +269,32 @@ public:
     const PetscInt nwin = (m + W - 1) / W;
     const int      lbits = std::max(1, 32 - __builtin_clz((unsigned)std::max<PetscInt>(st.maxlen, 1)));
     const int      wbits = nwin > 1 ? 32 - __builtin_clz((unsigned)(nwin - 1)) : 0;
-    PetscCall(DeviceAlloc(&key, m, nullptr));
-    PetscCall(DeviceAlloc(&skey, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&key, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&skey, m, nullptr));
     WindowKeys<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, W, lbits, st.maxlen, len, key);
     SpMVCheckLaunch();
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
     tmpbytes = need;
-    PetscCall(DeviceAlloc((char **)&tmp, tmpbytes, nullptr));
+    PetscCall(spmv::DeviceAlloc((char **)&tmp, tmpbytes, nullptr));
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, sizeof(*sums), s));
     GatherLen<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, srows, len, slen, st.B2, sums);
     SpMVCheckLaunch();
     /* 2. passes per window, flattened (window, pass) pass sizes, their exclusive scan = the slot positions */
-    PetscCall(DeviceAlloc(&woff, nwin + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&woff, nwin + 1, nullptr));
     WindowPasses<<<GridFor(nwin + 1), kThreads, 0, s>>>(nwin, W, slen, st.B2, woff);
     SpMVCheckLaunch();
-    PetscCall(ScanInPlace(woff, nwin + 1, &tmp, &tmpbytes, s));
+    PetscCall(spmv::ExclusiveSum(woff, woff, (int)(nwin + 1), &tmp, &tmpbytes, s));
     int64_t K;
     unsigned long long nsplit;
     PetscCallCUDA(cudaMemcpyAsync(&K, woff + nwin, sizeof(K), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaMemcpyAsync(&nsplit, sums, sizeof(nsplit), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     st.nsplit = (PetscInt)nsplit;
-    PetscCall(DeviceAlloc(&count, K + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&count, K + 1, nullptr));
     PassCounts<<<GridFor(K + 1), kThreads, 0, s>>>((PetscInt)K, m, nwin, W, woff, slen, st.B2, count);
     SpMVCheckLaunch();
-    PetscCall(ScanInPlace(count, K + 1, &tmp, &tmpbytes, s));
+    PetscCall(spmv::ExclusiveSum(count, count, (int)(K + 1), &tmp, &tmpbytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&total, count + K, sizeof(total), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     st.nslots  = total;
@@ -327,41 +302,35 @@ public:
     PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
     /* 3. slots: row, start, length of every piece */
     const int64_t nslot = st.nblocks * kB1;
-    PetscCall(DeviceAlloc(&dev.slot_row, nslot, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.slot_start, nslot, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.slot_take, nslot, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_row, nslot, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_start, nslot, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_take, nslot, &dev.bytes));
     if (nslot) Slots<<<GridFor(nslot), kThreads, 0, s>>>(st.nslots, nslot, (PetscInt)K, count, nwin, W, woff, srows, slen, A.i, st.B2, dev.slot_row, dev.slot_start, dev.slot_take);
     SpMVCheckLaunch();
     /* 4. block widths and offsets */
-    PetscCall(DeviceAlloc(&dev.width, st.nblocks, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.offset, st.nblocks + 1, &dev.bytes));
-    PetscCall(DeviceAlloc(&bsize, st.nblocks + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.width, st.nblocks, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.offset, st.nblocks + 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&bsize, st.nblocks + 1, nullptr));
     PetscCallCUDA(cudaMemsetAsync(bsize + st.nblocks, 0, sizeof(int64_t), s));
     if (st.nblocks) BlockWidths<<<GridFor(nslot), kThreads, 0, s>>>(st.nblocks, dev.slot_take, dev.width, bsize);
     SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, bsize, dev.offset, (int)(st.nblocks + 1), s));
-    if (need > tmpbytes) {
-      PetscCallCUDA(cudaFree(tmp));
-      PetscCall(DeviceAlloc((char **)&tmp, tmpbytes = need, nullptr));
-    }
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, bsize, dev.offset, (int)(st.nblocks + 1), s));
+    PetscCall(spmv::ExclusiveSum(bsize, dev.offset, (int)(st.nblocks + 1), &tmp, &tmpbytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&st.padded, dev.offset + st.nblocks, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     /* 5. the blocks themselves */
-    PetscCall(DeviceAlloc(&dev.col, st.padded, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.data, st.padded, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.col, st.padded, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.data, st.padded, &dev.bytes));
     if (st.nblocks) Fill<false><<<GridFor(nslot), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
     SpMVCheckLaunch();
     /* statistics the host knows without a scan */
     {
-      int dv, sms;
-      PetscCallCUDA(cudaGetDevice(&dv));
-      PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dv));
+      int sms;
+      PetscCall(spmv::DeviceSMCount(&sms));
       const int64_t resident = (int64_t)sms * 64;
       st.rep                 = opt.coarsen ? opt.coarsen : (st.sigma > st.mu ? (PetscInt)std::min<int64_t>(8, std::max<int64_t>(1, st.nblocks / (2 * resident))) : 1);
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
-    for (void *p : {(void *)len, (void *)rows, (void *)slen, (void *)srows, (void *)sums, (void *)count, (void *)bsize, (void *)woff, (void *)key, (void *)skey, tmp}) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({len, rows, slen, srows, sums, count, bsize, woff, key, skey, tmp})); /* all allocated: none skipped */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -411,11 +380,11 @@ public:
     std::vector<PetscScalar> data(st.padded);
     PetscCallCUDA(cudaStreamSynchronize(s));
     if (st.nblocks) {
-      PetscCallCUDA(cudaMemcpy(width.data(), dev.width, width.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(offset.data(), dev.offset, offset.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(col.data(), dev.col, col.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(data.data(), dev.data, data.size() * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(slot.data(), dev.slot_row, slot.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(width, dev.width));
+      PetscCall(spmv::Download(offset, dev.offset));
+      PetscCall(spmv::Download(col, dev.col));
+      PetscCall(spmv::Download(data, dev.data));
+      PetscCall(spmv::Download(slot, dev.slot_row));
     }
     PetscCheck(width == ref.width && offset == ref.offset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device block widths/offsets differ from the host reference");
     PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices (padding included) differ from the host reference");

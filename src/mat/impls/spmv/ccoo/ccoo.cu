@@ -3,6 +3,7 @@
    refresh, the SpMV kernel; and the format object that the generic type drives.  See ccoo.h. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "ccoo.h"
+#include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -15,19 +16,8 @@ constexpr int      kMaxWarps = kMaxB / 32;
 constexpr int      kThreads  = 256;       /* blocks of the row/entry kernels */
 constexpr unsigned kFull     = 0xffffffffu;
 
-inline unsigned GridFor(int64_t threads, int64_t cap = (int64_t)1 << 30)
-{
-  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kThreads - 1) / kThreads, cap));
-}
-
-template <typename T>
-PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
-{
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
-  if (bytes) *bytes += n * sizeof(T);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* row/entry kernels: kThreads per block, at most cap blocks */
+inline unsigned GridFor(int64_t threads, int64_t cap = (int64_t)1 << 30) { return spmv::GridFor(threads, kThreads, cap); }
 
 /* ---------------------------------------------------------------------------------------------- */
 /* build                                                                                           */
@@ -437,19 +427,6 @@ PetscErrorCode Occupancy(int B, int *nb)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* CUB temporary storage that grows to the largest request */
-PetscErrorCode GrowTemp(void **tmp, std::size_t *have, std::size_t need)
-{
-  PetscFunctionBegin;
-  if (need > *have) {
-    if (*tmp) PetscCallCUDA(cudaFree(*tmp));
-    *tmp = nullptr;
-    PetscCallCUDA(cudaMalloc(tmp, need));
-    *have = need;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 struct CCOODevice {
   unsigned char *fmt = nullptr, *blob = nullptr, *slot_cnt = nullptr;
   int           *row_base = nullptr, *col_base = nullptr, *slot_src = nullptr, *rep = nullptr;
@@ -505,8 +482,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    for (void *p : {(void *)dev.fmt, (void *)dev.blob, (void *)dev.slot_cnt, (void *)dev.row_base, (void *)dev.col_base, (void *)dev.slot_src, (void *)dev.rep, (void *)dev.chunk_ptr, (void *)dev.vals, (void *)dev.lut, (void *)dev.counter})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({dev.fmt, dev.blob, dev.slot_cnt, dev.row_base, dev.col_base, dev.slot_src, dev.rep, dev.chunk_ptr, dev.vals, dev.lut, dev.counter}));
     dev = CCOODevice();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -536,12 +512,11 @@ public:
       PetscCall(CCOOChooseK(opt, st, &st.K));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    int dv, sms;
-    PetscCallCUDA(cudaGetDevice(&dv));
-    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dv));
+    int sms;
+    PetscCall(spmv::DeviceSMCount(&sms));
 
     /* 1. row statistics */
-    PetscCall(DeviceAlloc(&sums, kStats, nullptr));
+    PetscCall(spmv::DeviceAlloc(&sums, kStats, nullptr));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, kStats * sizeof(u64), s));
     RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, A.j, sums);
     SpMVCheckLaunch();
@@ -558,44 +533,42 @@ public:
     if (opt.lut_size > 0 && A.nnz > 0) {
       const int nnz = (int)A.nnz;
       int       hn  = 0;
-      PetscCall(DeviceAlloc(&iota, nnz, nullptr));
-      PetscCall(DeviceAlloc(&kb, nnz, nullptr));
-      PetscCall(DeviceAlloc(&pb, nnz, nullptr));
-      PetscCall(DeviceAlloc(&uniq, nnz, nullptr));
-      PetscCall(DeviceAlloc(&cnt, nnz, nullptr));
-      PetscCall(DeviceAlloc(&nruns, 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&iota, nnz, nullptr));
+      PetscCall(spmv::DeviceAlloc(&kb, nnz, nullptr));
+      PetscCall(spmv::DeviceAlloc(&pb, nnz, nullptr));
+      PetscCall(spmv::DeviceAlloc(&uniq, nnz, nullptr));
+      PetscCall(spmv::DeviceAlloc(&cnt, nnz, nullptr));
+      PetscCall(spmv::DeviceAlloc(&nruns, 1, nullptr));
       Iota<<<GridFor(nnz), kThreads, 0, s>>>(nnz, iota);
       SpMVCheckLaunch();
       PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, 0, 64, s));
-      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
       PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, 0, 64, s));
       PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(nullptr, need, kb, uniq, cnt, nruns, nnz, s));
-      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
       PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, kb, uniq, cnt, nruns, nnz, s));
       PetscCallCUDA(cudaMemcpyAsync(&hn, nruns, sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.ndistinct = hn;
       st.L         = (PetscInt)std::min<int64_t>(opt.lut_size, hn);
-      PetscCall(DeviceAlloc(&off, hn, nullptr));
-      PetscCall(DeviceAlloc(&rid, hn, nullptr));
-      PetscCall(DeviceAlloc(&rid2, hn, nullptr));
-      PetscCall(DeviceAlloc(&cnt2, hn, nullptr));
-      PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, cnt, off, hn, s));
-      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, cnt, off, hn, s));
+      PetscCall(spmv::DeviceAlloc(&off, hn, nullptr));
+      PetscCall(spmv::DeviceAlloc(&rid, hn, nullptr));
+      PetscCall(spmv::DeviceAlloc(&rid2, hn, nullptr));
+      PetscCall(spmv::DeviceAlloc(&cnt2, hn, nullptr));
+      PetscCall(spmv::ExclusiveSum(cnt, off, hn, &tmp, &tmpbytes, s));
       Iota<<<GridFor(hn), kThreads, 0, s>>>(hn, rid);
       SpMVCheckLaunch();
       PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, cnt, cnt2, rid, rid2, hn, 0, 32, s));
-      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
       PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(tmp, need, cnt, cnt2, rid, rid2, hn, 0, 32, s));
-      PetscCall(DeviceAlloc(&selbits, st.L, nullptr));
-      PetscCall(DeviceAlloc(&selpos, st.L, nullptr));
-      PetscCall(DeviceAlloc(&dev.lut, st.L, &dev.bytes));
-      PetscCall(DeviceAlloc(&dev.rep, st.L, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&selbits, st.L, nullptr));
+      PetscCall(spmv::DeviceAlloc(&selpos, st.L, nullptr));
+      PetscCall(spmv::DeviceAlloc(&dev.lut, st.L, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.rep, st.L, &dev.bytes));
       PickTable<<<GridFor(st.L), kThreads, 0, s>>>((int)st.L, rid2, uniq, off, pb, selbits, selpos);
       SpMVCheckLaunch();
       PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, selbits, dev.lut, selpos, dev.rep, (int)st.L, 0, 64, s));
-      PetscCall(GrowTemp(&tmp, &tmpbytes, need));
+      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
       PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, selbits, dev.lut, selpos, dev.rep, (int)st.L, 0, 64, s));
       {
         int hc[256];
@@ -614,41 +587,37 @@ public:
     st.padded        = st.nchunks * C;
     PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
     gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
-    PetscCall(DeviceAlloc(&gstart, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&gstart, m + 1, nullptr));
     RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);
     SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, gstart, gstart, (int)(m + 1), s));
-    PetscCall(GrowTemp(&tmp, &tmpbytes, need));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, gstart, gstart, (int)(m + 1), s));
+    PetscCall(spmv::ExclusiveSum(gstart, gstart, (int)(m + 1), &tmp, &tmpbytes, s));
 
     /* 4. per-chunk analysis */
-    PetscCall(DeviceAlloc(&dev.fmt, st.nchunks, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.row_base, st.nchunks, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.col_base, st.nchunks, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.chunk_ptr, st.nchunks + 1, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.slot_src, st.nchunks * B, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.slot_cnt, st.nchunks * B, &dev.bytes));
-    PetscCall(DeviceAlloc(&slot_row, st.nchunks * B, nullptr));
-    PetscCall(DeviceAlloc(&size, st.nchunks + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.fmt, st.nchunks, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.row_base, st.nchunks, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.col_base, st.nchunks, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.chunk_ptr, st.nchunks + 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_src, st.nchunks * B, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_cnt, st.nchunks * B, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&slot_row, st.nchunks * B, nullptr));
+    PetscCall(spmv::DeviceAlloc(&size, st.nchunks + 1, nullptr));
     PetscCallCUDA(cudaMemsetAsync(size + st.nchunks, 0, sizeof(int64_t), s));
     Analyze<<<gridb, B, 0, s>>>(st.nchunks, st.S, m, (int)A.nnz, (int)K, gstart, A.i, A.j, Abits, dev.lut, (int)st.L, (int)opt.col_bits, opt.single_row ? 1 : 0, slot_row, dev.slot_src, dev.slot_cnt, dev.fmt, dev.row_base, dev.col_base, size);
     SpMVCheckLaunch();
 
     /* 5. chunk pointers */
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, size, dev.chunk_ptr, (int)(st.nchunks + 1), s));
-    PetscCall(GrowTemp(&tmp, &tmpbytes, need));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, size, dev.chunk_ptr, (int)(st.nchunks + 1), s));
+    PetscCall(spmv::ExclusiveSum(size, dev.chunk_ptr, (int)(st.nchunks + 1), &tmp, &tmpbytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&st.blob_bytes, dev.chunk_ptr + st.nchunks, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
 
     /* 6. fill */
-    PetscCall(DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes));
-    PetscCall(DeviceAlloc(&dev.vals, st.padded, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.vals, st.padded, &dev.bytes));
     Fill<<<gridb, B, 0, s>>>(st.nchunks, (int)K, slot_row, dev.slot_src, dev.slot_cnt, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<u64 *>(dev.vals));
     SpMVCheckLaunch();
 
     /* 7. chunk counts */
-    PetscCall(DeviceAlloc(&dev.counter, 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.counter, 1, &dev.bytes));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, 7 * sizeof(u64), s));
     CountChunks<<<GridFor(st.nchunks, 1024), kThreads, 0, s>>>(st.nchunks, dev.fmt, sums);
     SpMVCheckLaunch();
@@ -672,8 +641,7 @@ public:
       }
       grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
     }
-    for (void *p : {(void *)sums, (void *)gstart, (void *)size, (void *)slot_row, tmp, (void *)kb, (void *)uniq, (void *)selbits, (void *)iota, (void *)pb, (void *)cnt, (void *)cnt2, (void *)off, (void *)rid, (void *)rid2, (void *)selpos, (void *)nruns})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, kb, uniq, selbits, iota, pb, cnt, cnt2, off, rid, rid2, selpos, nruns}));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -764,18 +732,18 @@ public:
     d.slot_cnt.resize(st.nchunks * st.B);
     PetscCallCUDA(cudaStreamSynchronize(s));
     if (st.nchunks) {
-      PetscCallCUDA(cudaMemcpy(d.fmt.data(), dev.fmt, d.fmt.size(), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.row_base.data(), dev.row_base, d.row_base.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.col_base.data(), dev.col_base, d.col_base.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.chunk_ptr.data(), dev.chunk_ptr, d.chunk_ptr.size() * sizeof(int64_t), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.blob.data(), dev.blob, d.blob.size(), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.vals.data(), dev.vals, d.vals.size() * sizeof(double), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.slot_src.data(), dev.slot_src, d.slot_src.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.slot_cnt.data(), dev.slot_cnt, d.slot_cnt.size(), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(d.fmt, dev.fmt));
+      PetscCall(spmv::Download(d.row_base, dev.row_base));
+      PetscCall(spmv::Download(d.col_base, dev.col_base));
+      PetscCall(spmv::Download(d.chunk_ptr, dev.chunk_ptr));
+      PetscCall(spmv::Download(d.blob, dev.blob));
+      PetscCall(spmv::Download(d.vals, dev.vals));
+      PetscCall(spmv::Download(d.slot_src, dev.slot_src));
+      PetscCall(spmv::Download(d.slot_cnt, dev.slot_cnt));
     }
     if (st.L) {
-      PetscCallCUDA(cudaMemcpy(d.lut.data(), dev.lut, d.lut.size() * sizeof(u64), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(d.rep.data(), dev.rep, d.rep.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(d.lut, reinterpret_cast<const uint64_t *>(dev.lut))); /* u64 is unsigned long long, uint64_t may be unsigned long */
+      PetscCall(spmv::Download(d.rep, dev.rep));
     }
     /* every invariant against the current CSR (exact values, bit for bit) */
     PetscCall(CCOOCheckLayout(opt, A, d));

@@ -6,6 +6,7 @@
    the host reference repeats, so device and host results agree bit for bit (MatSpMVVerify checks it). */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "segsum.h"
+#include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -400,35 +401,8 @@ __global__ void Stats(int64_t ntiles, int WT, const int *__restrict__ bound, int
   }
 }
 
-inline unsigned Grid(int64_t threads, int64_t cap = 4096)
-{
-  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + kAux - 1) / kAux, cap));
-}
-
-template <typename T>
-PetscErrorCode DeviceAlloc(T **p, int64_t n, std::size_t *bytes)
-{
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc((void **)p, std::max<int64_t>(n, 1) * sizeof(T)));
-  if (bytes) *bytes += n * sizeof(T);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* out[0..n) = exclusive prefix sum of in[0..n); the temporary storage grows as needed */
-PetscErrorCode ExclusiveSum(const int *in, int *out, int64_t n, void **tmp, std::size_t *tmpbytes, cudaStream_t s)
-{
-  std::size_t need = 0;
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, in, out, (int)n, s));
-  if (need > *tmpbytes) {
-    if (*tmp) PetscCallCUDA(cudaFree(*tmp));
-    PetscCall(DeviceAlloc((char **)tmp, (int64_t)need, nullptr));
-    *tmpbytes = need;
-  }
-  PetscCallCUDA(cub::DeviceScan::ExclusiveSum(*tmp, need, in, out, (int)n, s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* build and fix-up kernels: kAux threads per block, at most cap blocks */
+inline unsigned Grid(int64_t threads, int64_t cap = 4096) { return spmv::GridFor(threads, kAux, cap); }
 
 /* the kernels for one tile height */
 template <int T>
@@ -500,8 +474,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    for (void *p : {(void *)dev.bound, (void *)dev.wslot, (void *)dev.run_off, (void *)dev.run_row, (void *)dev.erow, (void *)dev.sval})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({dev.bound, dev.wslot, dev.run_off, dev.run_row, dev.erow, dev.sval}));
     dev   = Dev();
     bytes = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -538,49 +511,49 @@ public:
     dev.nwarps = st.nwarps;
     if (A.m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* tile boundaries */
-    PetscCall(DeviceAlloc(&dev.bound, st.ntiles + 1, &bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.bound, st.ntiles + 1, &bytes));
     Bounds<<<Grid(st.ntiles + 1), kAux, 0, s>>>(st.ntiles, WT, st.nnz, dev.m, A.i, dev.bound);
     SpMVCheckLaunch();
     /* empty rows */
-    PetscCall(DeviceAlloc(&flag, A.m + 1, nullptr));
-    PetscCall(DeviceAlloc(&pos, A.m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&flag, A.m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&pos, A.m + 1, nullptr));
     EmptyFlags<<<Grid(A.m + 1), kAux, 0, s>>>(dev.m, A.i, flag);
     SpMVCheckLaunch();
-    PetscCall(ExclusiveSum(flag, pos, A.m + 1, &tmp, &tmpbytes, s));
+    PetscCall(spmv::ExclusiveSum(flag, pos, (int)(A.m + 1), &tmp, &tmpbytes, s));
     {
       int ne;
       PetscCallCUDA(cudaMemcpyAsync(&ne, pos + A.m, sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nempty = dev.nempty = ne;
     }
-    PetscCall(DeviceAlloc(&dev.erow, st.nempty, &bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.erow, st.nempty, &bytes));
     if (st.nempty) ScatterRows<<<Grid(A.m), kAux, 0, s>>>(dev.m, flag, pos, dev.erow);
     SpMVCheckLaunch();
     /* synchronizer slots and their runs */
     if (st.nwarps) {
-      PetscCall(DeviceAlloc(&sync, st.nwarps + 1, nullptr));
-      PetscCall(DeviceAlloc(&runstart, st.nwarps + 1, nullptr));
-      PetscCall(DeviceAlloc(&spos, st.nwarps + 1, nullptr));
-      PetscCall(DeviceAlloc(&rpos, st.nwarps + 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&sync, st.nwarps + 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&runstart, st.nwarps + 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&spos, st.nwarps + 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&rpos, st.nwarps + 1, nullptr));
       WarpFlags<<<Grid(st.nwarps + 1), kAux, 0, s>>>(st.nwarps, dev.S, WT, A.i, dev.bound, sync, runstart);
       SpMVCheckLaunch();
-      PetscCall(ExclusiveSum(sync, spos, st.nwarps + 1, &tmp, &tmpbytes, s));
-      PetscCall(ExclusiveSum(runstart, rpos, st.nwarps + 1, &tmp, &tmpbytes, s));
+      PetscCall(spmv::ExclusiveSum(sync, spos, (int)(st.nwarps + 1), &tmp, &tmpbytes, s));
+      PetscCall(spmv::ExclusiveSum(runstart, rpos, (int)(st.nwarps + 1), &tmp, &tmpbytes, s));
       int ns, nr;
       PetscCallCUDA(cudaMemcpyAsync(&ns, spos + st.nwarps, sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaMemcpyAsync(&nr, rpos + st.nwarps, sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nslots = dev.nslots = ns;
       st.nruns = dev.nruns = nr;
-      PetscCall(DeviceAlloc(&dev.wslot, st.nwarps, &bytes));
-      PetscCall(DeviceAlloc(&dev.run_off, st.nruns + 1, &bytes));
-      PetscCall(DeviceAlloc(&dev.run_row, st.nruns, &bytes));
-      PetscCall(DeviceAlloc(&dev.sval, st.nslots, &bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.wslot, st.nwarps, &bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.run_off, st.nruns + 1, &bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.run_row, st.nruns, &bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.sval, st.nslots, &bytes));
       SlotsRuns<<<Grid(st.nwarps + 1), kAux, 0, s>>>(st.nwarps, dev.S, dev.bound, sync, spos, runstart, rpos, dev.wslot, dev.run_off, dev.run_row);
       SpMVCheckLaunch();
     }
     /* statistics */
-    PetscCall(DeviceAlloc(&cnt, 4, nullptr));
+    PetscCall(spmv::DeviceAlloc(&cnt, 4, nullptr));
     PetscCallCUDA(cudaMemsetAsync(cnt, 0, 4 * sizeof(*cnt), s));
     if (st.ntiles || st.nruns) Stats<<<Grid(std::max(st.ntiles, st.nruns), 1024), kAux, 0, s>>>(st.ntiles, WT, dev.bound, st.nempty, dev.erow, st.nruns, dev.run_off, cnt);
     SpMVCheckLaunch();
@@ -591,8 +564,7 @@ public:
     st.nlong     = (int64_t)hc[2];
     st.nlongruns = (int64_t)hc[3];
     st.auxbytes  = SegSumAuxBytes(st);
-    for (void *p : {(void *)flag, (void *)pos, (void *)sync, (void *)runstart, (void *)spos, (void *)rpos, (void *)cnt, tmp})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -658,7 +630,7 @@ public:
     auto same = [&](const char *name, const int *d, const std::vector<int> &h, int64_t n) -> PetscErrorCode {
       std::vector<int> got(n);
       PetscFunctionBegin;
-      if (n) PetscCallCUDA(cudaMemcpy(got.data(), d, n * sizeof(int), cudaMemcpyDeviceToHost));
+      if (n) PetscCall(spmv::Download(got, d));
       PetscCheck((int64_t)h.size() >= n && std::equal(got.begin(), got.end(), h.begin()), PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum device %s differs from the host reference", name);
       PetscFunctionReturn(PETSC_SUCCESS);
     };
@@ -687,7 +659,7 @@ public:
       }
       PetscCall(MultDevice(dx, dy, add, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
-      PetscCallCUDA(cudaMemcpy(yd.data(), dy, A.m * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(yd, dy));
       SegSumMultHost(rst, ref, A, x.data(), yh.data(), add);
       for (PetscInt r = 0; r < A.m; r++) {
         if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar))) *maxdiff = std::max(*maxdiff, std::isnan(yd[r] - yh[r]) ? (PetscReal)INFINITY : (PetscReal)PetscAbsScalar(yd[r] - yh[r]));

@@ -4,6 +4,7 @@
    the format object that the generic type drives.  See suraa.h for the layout and the decisions. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "suraa.h"
+#include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <cusparse.h>
 #include <cub/cub.cuh>
@@ -370,32 +371,8 @@ cudaError_t GatherRuns(bool wide, void *tmp, std::size_t &bytes, const int *rp, 
   return wide ? GatherRunsT<T, unsigned long long>(tmp, bytes, rp, perm, rps, src, dst, nruns, s) : GatherRunsT<T, unsigned int>(tmp, bytes, rp, perm, rps, src, dst, nruns, s);
 }
 
-inline unsigned GridFor(int64_t threads, int block = kThreads)
-{
-  return (unsigned)std::max<int64_t>(1, std::min<int64_t>((threads + block - 1) / block, (int64_t)1 << 30));
-}
-
-template <typename T>
-PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes)
-{
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMalloc((void **)p, std::max<std::size_t>(n, 1) * sizeof(T)));
-  if (bytes) *bytes += n * sizeof(T);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* grow a temporary buffer to at least need bytes */
-PetscErrorCode Reserve(void **tmp, std::size_t *have, std::size_t need)
-{
-  PetscFunctionBegin;
-  if (need > *have) {
-    if (*tmp) PetscCallCUDA(cudaFree(*tmp));
-    *tmp = nullptr;
-    PetscCallCUDA(cudaMalloc(tmp, need));
-    *have = need;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+/* block threads per block (kThreads unless given), at most 2^30 blocks */
+inline unsigned GridFor(int64_t threads, int block = kThreads) { return spmv::GridFor(threads, block, (int64_t)1 << 30); }
 
 inline int Bits(int64_t v) { return v > 0 ? 64 - __builtin_clzll((unsigned long long)v) : 0; }
 
@@ -596,8 +573,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    for (void *p : {(void *)dev.perm, (void *)dev.rps, (void *)dev.col, (void *)dev.cstart, (void *)dev.failed, (void *)dev.val, (void *)dev.part, (void *)dev.ybuf, dev.gtmp, dev.spbuf})
-      if (p) PetscCallCUDA(cudaFree(p));
+    PetscCall(spmv::DeviceFree({dev.perm, dev.rps, dev.col, dev.cstart, dev.failed, dev.val, dev.part, dev.ybuf, dev.gtmp, dev.spbuf}));
     for (int g = 0; g < 2; g++) {
       if (dev.gs[g]) PetscCallCUDA(cudaStreamDestroy(dev.gs[g]));
       if (dev.join[g]) PetscCallCUDA(cudaEventDestroy(dev.join[g]));
@@ -635,16 +611,16 @@ public:
     if (m == 0) {
       PetscCall(SURAASegmentRows(opt, &p));
       PetscCall(SURAAPlanFromCounts(opt, &p));
-      PetscCall(DeviceAlloc(&dev.rps, 1, &dev.bytes));
-      PetscCall(DeviceAlloc(&dev.cstart, 1, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.rps, 1, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.cstart, 1, &dev.bytes));
       PetscCallCUDA(cudaMemsetAsync(dev.rps, 0, sizeof(int), s));
       PetscCallCUDA(cudaMemsetAsync(dev.cstart, 0, sizeof(int), s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* 1. row lengths and statistics */
-    PetscCall(DeviceAlloc(&len, m, nullptr));
-    PetscCall(DeviceAlloc(&sums, 6, nullptr));
+    PetscCall(spmv::DeviceAlloc(&len, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&sums, 6, nullptr));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, 6 * sizeof(*sums), s));
     RowStats<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>((int)m, A.i, (int)opt.vector_threshold, len, sums);
     SpMVCheckLaunch();
@@ -659,23 +635,21 @@ public:
     PetscCheck(p.nnz == (int64_t)A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "SURAA: the device CSR holds %" PetscInt64_FMT " entries, expected %" PetscInt_FMT, p.nnz, A.nnz);
     /* 2. sort: length descending, first column ascending, row ascending (stable) */
     const int colbits = Bits(n), endbit = std::max(1, colbits + Bits(p.maxlen));
-    PetscCall(DeviceAlloc(&keys, m, nullptr));
-    PetscCall(DeviceAlloc(&skeys, m, nullptr));
-    PetscCall(DeviceAlloc(&rows, m, nullptr));
-    PetscCall(DeviceAlloc(&dev.perm, m, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&keys, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&skeys, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&rows, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.perm, m, &dev.bytes));
     MakeKeys<<<GridFor(m), kThreads, 0, s>>>((int)m, (int)n, A.i, A.j, len, (int)p.maxlen, colbits, keys, rows);
     SpMVCheckLaunch();
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, keys, skeys, rows, dev.perm, (int)m, 0, endbit, s));
-    PetscCall(Reserve(&tmp, &tmpbytes, need));
+    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, keys, skeys, rows, dev.perm, (int)m, 0, endbit, s));
     /* 3. sorted row offsets */
-    PetscCall(DeviceAlloc(&slen, m + 1, nullptr));
-    PetscCall(DeviceAlloc(&dev.rps, m + 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&slen, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.rps, m + 1, &dev.bytes));
     SortedLengths<<<GridFor(m + 1), kThreads, 0, s>>>((int)m, skeys, (int)p.maxlen, colbits, slen);
     SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, slen, dev.rps, (int)(m + 1), s));
-    PetscCall(Reserve(&tmp, &tmpbytes, need));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, slen, dev.rps, (int)(m + 1), s));
+    PetscCall(spmv::ExclusiveSum(slen, dev.rps, (int)(m + 1), &tmp, &tmpbytes, s));
     /* 4. quartile reads and the segment size (host arithmetic shared with the reference) */
     {
       int q[3];
@@ -691,7 +665,7 @@ public:
     /* 5. segments satisfying each predicate, then the groups and launches */
     {
       int c[SURAA_NPRED];
-      PetscCall(DeviceAlloc(&dcount, SURAA_NPRED, nullptr));
+      PetscCall(spmv::DeviceAlloc(&dcount, SURAA_NPRED, nullptr));
       SegmentCounts<<<1, 32, 0, s>>>((int)m, (int)p.S, (int)p.nseg, dev.rps, (int)opt.vector_threshold, (int)opt.lane_entries, dcount);
       SpMVCheckLaunch();
       PetscCallCUDA(cudaMemcpyAsync(c, dcount, sizeof(c), cudaMemcpyDeviceToHost, s));
@@ -700,13 +674,11 @@ public:
     }
     PetscCall(SURAAPlanFromCounts(opt, &p));
     /* 6. chunks of the big G1 rows */
-    PetscCall(DeviceAlloc(&dev.cstart, p.nbig + 1, &dev.bytes));
-    PetscCall(DeviceAlloc(&nch, p.nbig + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.cstart, p.nbig + 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&nch, p.nbig + 1, nullptr));
     ChunkCounts<<<GridFor(p.nbig + 1), kThreads, 0, s>>>((int)p.nbig, dev.rps, nch);
     SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(nullptr, need, nch, dev.cstart, (int)(p.nbig + 1), s));
-    PetscCall(Reserve(&tmp, &tmpbytes, need));
-    PetscCallCUDA(cub::DeviceScan::ExclusiveSum(tmp, need, nch, dev.cstart, (int)(p.nbig + 1), s));
+    PetscCall(spmv::ExclusiveSum(nch, dev.cstart, (int)(p.nbig + 1), &tmp, &tmpbytes, s));
     {
       int nc, g[3];
       PetscCallCUDA(cudaMemcpyAsync(&nc, dev.cstart + p.nbig, sizeof(int), cudaMemcpyDeviceToHost, s));
@@ -719,17 +691,17 @@ public:
       p.group_nnz[1] = g[1] - g[0];
       p.group_nnz[2] = g[2] - g[1];
     }
-    PetscCall(DeviceAlloc(&dev.part, p.nchunks, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.part, p.nchunks, &dev.bytes));
     /* 7. physical mode: the rows gathered in sorted order (one batched copy per array) */
     if (opt.permute == SURAA_PERMUTE_PHYSICAL) {
-      PetscCall(DeviceAlloc(&dev.col, p.nnz, &dev.bytes));
-      PetscCall(DeviceAlloc(&dev.val, p.nnz, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.col, p.nnz, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.val, p.nnz, &dev.bytes));
       dev.wide = (int64_t)p.maxlen * (int64_t)sizeof(PetscScalar) >= ((int64_t)1 << 32);
       if (p.nonempty > 0) {
         std::size_t b1 = 0, b2 = 0;
         PetscCallCUDA(GatherRuns<int>(dev.wide, nullptr, b1, dev.rp, dev.perm, dev.rps, A.j, dev.col, (int)p.nonempty, s));
         PetscCallCUDA(GatherRuns<PetscScalar>(dev.wide, nullptr, b2, dev.rp, dev.perm, dev.rps, A.a, dev.val, (int)p.nonempty, s));
-        PetscCall(Reserve(&dev.gtmp, &dev.gtmpbytes, std::max(b1, b2)));
+        PetscCall(spmv::GrowScratch(&dev.gtmp, &dev.gtmpbytes, std::max(b1, b2)));
         dev.bytes += dev.gtmpbytes;
         b1 = b2 = dev.gtmpbytes;
         PetscCallCUDA(GatherRuns<int>(dev.wide, dev.gtmp, b1, dev.rp, dev.perm, dev.rps, A.j, dev.col, (int)p.nonempty, s));
@@ -738,7 +710,7 @@ public:
     }
     /* 8. G1 by dynamic parallelism: a pending-launch pool for every G1 row (the parent falls back if not) */
 #if defined(SPMV_SURAA_CDP)
-    PetscCall(DeviceAlloc(&dev.failed, 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.failed, 1, &dev.bytes));
     PetscCallCUDA(cudaMemsetAsync(dev.failed, 0, sizeof(int), s));
     if (opt.dynamic_parallelism && p.r1 > 0) {
       std::size_t cur = 0;
@@ -764,7 +736,7 @@ public:
     if (opt.kernels == SURAA_KERNELS_CUSPARSE && p.nnz > 0) {
       const PetscScalar one = 1.0, zero = 0.0;
       std::size_t       bs  = 0;
-      PetscCall(DeviceAlloc(&dev.ybuf, m, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.ybuf, m, &dev.bytes));
       PetscCallCUSPARSE(cusparseCreate(&dev.sp));
       PetscCallCUSPARSE(cusparseSetStream(dev.sp, s));
       PetscCallCUSPARSE(cusparseCreateCsr(&dev.spA, m, n, p.nnz, dev.rps, dev.col, dev.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
@@ -772,12 +744,11 @@ public:
       PetscCallCUSPARSE(cusparseCreateDnVec(&dev.spy, m, dev.ybuf, CUDA_R_64F));
       const cusparseSpMVAlg_t alg = opt.cusparse_alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
       PetscCallCUSPARSE(cusparseSpMV_bufferSize(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, alg, &bs));
-      PetscCall(DeviceAlloc((char **)&dev.spbuf, bs, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc((char **)&dev.spbuf, bs, &dev.bytes));
       PetscCallCUSPARSE(cusparseSpMV_preprocess(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, alg, dev.spbuf));
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
-    for (void *q : {(void *)len, (void *)rows, (void *)slen, (void *)nch, (void *)dcount, (void *)keys, (void *)skeys, (void *)sums, tmp})
-      if (q) PetscCallCUDA(cudaFree(q));
+    PetscCall(spmv::DeviceFree({len, rows, slen, nch, dcount, keys, skeys, sums, tmp}));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -849,15 +820,15 @@ public:
     std::vector<PetscScalar> val;
     PetscCallCUDA(cudaStreamSynchronize(s));
     if (p.m) {
-      PetscCallCUDA(cudaMemcpy(perm.data(), dev.perm, perm.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(rps.data(), dev.rps, rps.size() * sizeof(int), cudaMemcpyDeviceToHost));
-      PetscCallCUDA(cudaMemcpy(cstart.data(), dev.cstart, cstart.size() * sizeof(int), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(perm, dev.perm));
+      PetscCall(spmv::Download(rps, dev.rps));
+      PetscCall(spmv::Download(cstart, dev.cstart));
       if (opt.permute == SURAA_PERMUTE_PHYSICAL) {
         col.resize(p.nnz);
         val.resize(p.nnz);
         if (p.nnz) {
-          PetscCallCUDA(cudaMemcpy(col.data(), dev.col, col.size() * sizeof(int), cudaMemcpyDeviceToHost));
-          PetscCallCUDA(cudaMemcpy(val.data(), dev.val, val.size() * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+          PetscCall(spmv::Download(col, dev.col));
+          PetscCall(spmv::Download(val, dev.val));
         }
       }
     }
