@@ -26,10 +26,7 @@ case $what in *" ccoo "*|*" all "*)
   add ccoo/b128 -b128_mat_ccoo_threads 128
   add ccoo/b128k16 -b128k16_mat_ccoo_threads 128 -b128k16_mat_ccoo_k 16
   add ccoo/plain -plain_mat_ccoo_lut_size 0
-  add ccoo/c32 -c32_mat_ccoo_col_bits 32 -c32_mat_ccoo_lut_size 0
-  add ccoo/span -span_mat_ccoo_span_rows
-  for k in 4 8 16; do add ccoo/spank$k -spank${k}_mat_ccoo_span_rows -spank${k}_mat_ccoo_k $k; done
-  add ccoo/spanplain -spanplain_mat_ccoo_span_rows -spanplain_mat_ccoo_lut_size 0 ;;
+  add ccoo/c32 -c32_mat_ccoo_col_bits 32 -c32_mat_ccoo_lut_size 0 ;;
 esac
 case $what in *" suraa "*|*" all "*)
   add suraa

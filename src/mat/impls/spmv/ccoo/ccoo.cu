@@ -7,7 +7,6 @@
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
-#include <type_traits>
 #include <climits>
 
 namespace {
@@ -107,111 +106,75 @@ __device__ int BlockMax(int v, int *sh)
   return r;
 }
 
-/* the row r with gstart[r] <= X < gstart[r + 1] (X < gstart[m]) */
-__device__ __forceinline__ PetscInt RowOf(const int64_t *__restrict__ gstart, PetscInt m, int64_t X)
-{
-  PetscInt lo = 0, hi = m;
-  while (hi - lo > 1) {
-    const PetscInt mid = lo + (hi - lo) / 2;
-    if (gstart[mid] <= X) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* whether position X (a slot; a stream entry in span layouts) continues the row of X - 1 */
-__device__ __forceinline__ bool Continues(const int64_t *__restrict__ gstart, PetscInt m, int64_t limit, int64_t X) { return X < limit && gstart[RowOf(gstart, m, X)] != X; }
-
 /*
-  The entries of slot s in order, as the host's GetSlot: fn(k, row, CSR position or -1 for a sentinel,
-  begins a row). gstart: slot starts (row-padded) or stream starts (span), limit = gstart[m]. Returns the
-  CSR position of the slot's first entry (of the next real entry for a sentinel, nnz in the tail).
+  Per chunk (one block of B threads, thread t = slot c*B + t): the slot's row (binary search over the slot
+  starts), CSR position and real entries; the chunk's flags, base row, smallest column, column width,
+  table membership and blob size. Same rules as CCOOBuildHostLayout.
 */
-template <typename F>
-__device__ __forceinline__ int WalkSlot(const int64_t *__restrict__ gstart, const int *__restrict__ rp, PetscInt m, int nnz, int K, bool span, int64_t limit, int64_t s, F &&fn)
-{
-  const int64_t X0 = span ? s * K : s;
-  if (X0 >= limit) {
-    for (int k = 0; k < K; k++) fn(k, (int)(m - 1), -1, false);
-    return nnz;
-  }
-  PetscInt r = RowOf(gstart, m, X0);
-  if (!span) {
-    const int64_t g = s - gstart[r];
-    const int     len = rp[r + 1] - rp[r];
-    for (int k = 0; k < K; k++) fn(k, (int)r, g * K + k < len ? rp[r] + (int)(g * K) + k : -1, k == 0 && g == 0);
-    return rp[r] + (int)(g * K);
-  }
-  int src = nnz;
-  for (int k = 0; k < K; k++) {
-    const int64_t e = X0 + k;
-    if (e >= limit) {
-      fn(k, (int)(m - 1), -1, false);
-      continue;
-    }
-    while (gstart[r + 1] <= e) r++;
-    const int len = rp[r + 1] - rp[r], pos = len ? rp[r] + (int)(e - gstart[r]) : -1;
-    fn(k, (int)r, pos, e == gstart[r]);
-    if (k == 0) src = len ? pos : rp[r];
-  }
-  return src;
-}
-
-/*
-  Per chunk (one block of B threads, thread t = slot c*B + t): the slot's entries (WalkSlot), its CSR
-  position and real entries; the chunk's flags, base row, smallest column, column width, table
-  membership and blob size. Same rules as CCOOBuildHostLayout.
-*/
-__global__ void __launch_bounds__(kMaxB) Analyze(int64_t nchunks, int64_t limit, int span, PetscInt m, int nnz, int K, const int64_t *__restrict__ gstart, const int *__restrict__ rp, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, int col_bits, int single_ok, int *__restrict__ slot_row, int *__restrict__ slot_src, unsigned char *__restrict__ slot_cnt, unsigned char *__restrict__ fmt, int *__restrict__ row_base, int *__restrict__ col_base, int64_t *__restrict__ size)
+__global__ void __launch_bounds__(kMaxB) Analyze(int64_t nchunks, int64_t S, PetscInt m, int nnz, int K, const int64_t *__restrict__ gstart, const int *__restrict__ rp, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, int col_bits, int single_ok, int *__restrict__ slot_row, int *__restrict__ slot_src, unsigned char *__restrict__ slot_cnt, unsigned char *__restrict__ fmt, int *__restrict__ row_base, int *__restrict__ col_base, int64_t *__restrict__ size)
 {
   __shared__ u64 slut[256];
   __shared__ int sh[kMaxWarps];
   __shared__ int last_row, last_next;
   const int      B = blockDim.x, t = threadIdx.x;
-  const int64_t  unit = span ? (int64_t)B * K : B;
 
   for (int i = t; i < L; i += B) slut[i] = lut[i];
   __syncthreads();
   for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
     const int64_t s = c * B + t;
-    int           r0 = 0, rK = 0, cnt = 0, mn = INT_MAX, mx = -1, ok = 1;
-    const int     src = WalkSlot(gstart, rp, m, nnz, K, span != 0, limit, s, [&](int k, int r, int pos, bool) {
-      if (k == 0) r0 = r;
-      if (k == K - 1) rK = r;
-      if (pos < 0) return;
-      cnt++;
-      const int col = Aj[pos];
+    int           r, p, cnt, flag = 0;
+    if (s < S) {
+      PetscInt lo = 0, hi = m; /* gstart[lo] <= s < gstart[hi] */
+      while (hi - lo > 1) {
+        const PetscInt mid = lo + (hi - lo) / 2;
+        if (gstart[mid] <= s) lo = mid;
+        else hi = mid;
+      }
+      const int64_t g   = s - gstart[lo];
+      const int     len = rp[lo + 1] - rp[lo];
+      r                 = (int)lo;
+      p                 = rp[lo] + (int)(g * K);
+      cnt               = (int)max((int64_t)0, min((int64_t)K, (int64_t)len - g * K));
+      if (t == 0) flag = g > 0;                                      /* the row started in an earlier chunk */
+      if (t == B - 1) flag = s + 1 < S && gstart[lo + 1] > s + 1; /* the next slot is the same row */
+    } else { /* tail of the last chunk: the last row, no entries */
+      r   = (int)(m - 1);
+      p   = nnz;
+      cnt = 0;
+    }
+    slot_row[s] = r;
+    slot_src[s] = p;
+    slot_cnt[s] = (unsigned char)cnt;
+    int mn = INT_MAX, mx = -1, ok = 1;
+    for (int k = 0; k < cnt; k++) {
+      const int col = Aj[p + k];
       mn            = min(mn, col);
       mx            = max(mx, col);
-      if (ok) ok = LutFind(slut, L, Abits[pos]) >= 0;
-    });
-    slot_row[s] = r0;
-    slot_src[s] = src;
-    slot_cnt[s] = (unsigned char)cnt;
+      if (ok) ok = LutFind(slut, L, Abits[p + k]) >= 0;
+    }
     if (t == B - 1) {
-      last_row  = rK;
-      last_next = Continues(gstart, m, limit, (c + 1) * unit);
+      last_row  = r;
+      last_next = flag;
     }
     mn = BlockMin(mn, sh); /* its barriers also publish last_row / last_next */
     mx = BlockMax(mx, sh);
     ok = __syncthreads_and(ok);
     if (t == 0) {
-      const bool     prev   = Continues(gstart, m, limit, c * unit);
-      const bool     single = single_ok && last_row == r0;
-      const int64_t  maxoff = mx >= 0 ? (int64_t)mx - mn : 0;
-      const bool     inlut  = L > 0 && ok;
-      const unsigned f      = (single ? CCOO_SINGLE : 0u) | ((unsigned)CCOOWidthCode(maxoff, col_bits) << CCOO_COL_SHIFT) | (inlut ? CCOO_HAS_IDX | CCOO_LUT_MODE : 0u) | (prev ? CCOO_CONT_PREV : 0u) | (last_next ? CCOO_CONT_NEXT : 0u);
-      fmt[c]                = (unsigned char)f;
-      row_base[c]           = r0;
-      col_base[c]           = mx >= 0 ? mn : 0;
-      size[c]               = CCOOChunkBytes(f, B, K, span != 0);
+      const bool    single = single_ok && last_row == r;
+      const int64_t maxoff = mx >= 0 ? (int64_t)mx - mn : 0;
+      const bool    inlut  = L > 0 && ok;
+      const unsigned f     = (single ? CCOO_SINGLE : 0u) | ((unsigned)CCOOWidthCode(maxoff, col_bits) << CCOO_COL_SHIFT) | (inlut ? CCOO_HAS_IDX | CCOO_LUT_MODE : 0u) | (flag ? CCOO_CONT_PREV : 0u) | (last_next ? CCOO_CONT_NEXT : 0u);
+      fmt[c]               = (unsigned char)f;
+      row_base[c]          = r;
+      col_base[c]          = mx >= 0 ? mn : 0;
+      size[c]              = CCOOChunkBytes(f, B, K);
     }
     __syncthreads(); /* last_row / last_next are rewritten by the next chunk */
   }
 }
 
-/* The blob (row offsets or start masks, column offsets or sentinels, table indices) and the plain values of every chunk */
-__global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int64_t limit, int span, PetscInt m, int nnz, int K, const int64_t *__restrict__ gstart, const int *__restrict__ rp, const int *__restrict__ slot_row, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ blob, u64 *__restrict__ vals)
+/* The blob (row offsets, column offsets or sentinels, table indices) and the plain values of every chunk */
+__global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int K, const int *__restrict__ slot_row, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ blob, u64 *__restrict__ vals)
 {
   __shared__ u64 slut[256];
   const int      B = blockDim.x, t = threadIdx.x;
@@ -223,25 +186,23 @@ __global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int64_t limit, in
     const unsigned f = fmt[c];
     const int      code = (f >> 1) & 3, cb = col_base[c];
     const int64_t  s = c * B + t;
+    const int      src = slot_src[s], cnt = slot_cnt[s];
     unsigned char *p = blob + chunk_ptr[c];
-    unsigned char *colp = p + ((f & CCOO_SINGLE) ? 0 : (int64_t)B * (span ? CCOOMaskBytes(K) : 1));
-    unsigned char *idx = colp + (C << code);
-    unsigned       mask = 0;
-    WalkSlot(gstart, rp, m, nnz, K, span != 0, limit, s, [&](int k, int, int e, bool start) {
+    if (!(f & CCOO_SINGLE)) {
+      p[t] = (unsigned char)(slot_row[s] - row_base[c]);
+      p += B;
+    }
+    unsigned char *idx = p + (C << code);
+    for (int k = 0; k < K; k++) {
       const int      q    = k * B + t;
-      const bool     real = e >= 0;
+      const bool     real = k < cnt;
+      const int      e    = src + k;
       const uint32_t off  = real ? (uint32_t)(Aj[e] - cb) : CCOOSentinel(code);
-      if (start && (t > 0 || k > 0)) mask |= 1u << k;
-      if (code == 0) colp[q] = (unsigned char)off;
-      else if (code == 1) reinterpret_cast<unsigned short *>(colp)[q] = (unsigned short)off;
-      else reinterpret_cast<unsigned int *>(colp)[q] = off;
+      if (code == 0) p[q] = (unsigned char)off;
+      else if (code == 1) reinterpret_cast<unsigned short *>(p)[q] = (unsigned short)off;
+      else reinterpret_cast<unsigned int *>(p)[q] = off;
       if (f & CCOO_HAS_IDX) idx[q] = real ? (unsigned char)LutFind(slut, L, Abits[e]) : 0;
       vals[c * C + q] = real ? Abits[e] : 0ull;
-    });
-    if (!(f & CCOO_SINGLE)) {
-      if (!span) p[t] = (unsigned char)(slot_row[s] - row_base[c]);
-      else if (CCOOMaskBytes(K) == 1) p[t] = (unsigned char)mask;
-      else reinterpret_cast<unsigned short *>(p)[t] = (unsigned short)mask;
     }
   }
 }
@@ -271,9 +232,8 @@ __global__ void CountChunks(int64_t nchunks, const unsigned char *__restrict__ f
 /* ---------------------------------------------------------------------------------------------- */
 
 /* lut[i] = a[rep[i]]; a chunk with indices keeps table values iff every new value equals its entry bit
-   for bit, else (and for chunks without indices) its plain values are rewritten. A slot's real entries
-   (the non-sentinel ones, in order) hold the CSR values slot_src, slot_src + 1, ... One block per chunk. */
-__global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, int span, const unsigned char *__restrict__ blob, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ fmt, const int *__restrict__ slot_src, const u64 *__restrict__ Abits, const int *__restrict__ rep, int L, u64 *__restrict__ lut, u64 *__restrict__ vals, u64 *__restrict__ nlut)
+   for bit, else (and for chunks without indices) its plain values are rewritten. One block per chunk. */
+__global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const unsigned char *__restrict__ blob, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ fmt, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const u64 *__restrict__ Abits, const int *__restrict__ rep, int L, u64 *__restrict__ lut, u64 *__restrict__ vals, u64 *__restrict__ nlut)
 {
   __shared__ u64 slut[256];
   const int      B = blockDim.x, t = threadIdx.x;
@@ -286,28 +246,19 @@ __global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, int spa
   }
   __syncthreads();
   for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
-    const unsigned       f    = fmt[c];
-    const int            code = (f >> 1) & 3;
-    const uint32_t       sent = CCOOSentinel(code);
-    const unsigned char *colp = blob + chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : (int64_t)B * (span ? CCOOMaskBytes(K) : 1));
-    const int            src  = slot_src[c * B + t];
-    u64                  a[CCOO_KMAX]; /* fixed size, k < K guards: the compiler keeps it in registers */
-    bool                 real[CCOO_KMAX];
-    int                  jj = 0;
+    const unsigned f   = fmt[c];
+    const int64_t  s   = c * B + t;
+    const int      src = slot_src[s], cnt = slot_cnt[s];
+    u64            a[CCOO_KMAX]; /* fixed size, k < K guards: the compiler keeps it in registers */
 #pragma unroll
-    for (int k = 0; k < CCOO_KMAX; k++) {
-      const int q = k * B + t;
-      real[k]     = k < K && (code == 0 ? colp[q] : code == 1 ? reinterpret_cast<const unsigned short *>(colp)[q] : reinterpret_cast<const unsigned int *>(colp)[q]) != sent;
-      a[k]        = real[k] ? Abits[src + jj] : 0ull;
-      jj += real[k];
-    }
+    for (int k = 0; k < CCOO_KMAX; k++) a[k] = k < K && k < cnt ? Abits[src + k] : 0ull;
     int ok = 0;
     if (f & CCOO_HAS_IDX) {
-      const unsigned char *idx = colp + (C << code);
+      const unsigned char *idx = blob + chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3));
       ok                       = 1;
 #pragma unroll
       for (int k = 0; k < CCOO_KMAX; k++)
-        if (real[k]) {
+        if (k < cnt) {
           const int i = idx[k * B + t];
           ok          = ok && i < L && slut[i] == a[k];
         }
@@ -360,130 +311,12 @@ __device__ __forceinline__ double ChunkDot(const unsigned char *colp, const unsi
   return v;
 }
 
-/* span layouts: thread t's K products in entry order, -0.0 for a sentinel (x + -0.0 == x for every x) */
-template <int K, typename T, bool LUT>
-__device__ __forceinline__ void SpanProducts(const unsigned char *colp, const unsigned char *idxp, const double *vb, const double *slut, const double *xb, int B, int t, double (&pv)[K])
-{
-  const T    *cp   = reinterpret_cast<const T *>(colp);
-  constexpr T sent = (T)~(T)0;
-  T           off[K];
-  double      a[K];
-#pragma unroll
-  for (int k = 0; k < K; k++) off[k] = __ldcs(cp + k * B + t);
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    if (LUT) a[k] = slut[__ldcs(idxp + k * B + t)];
-    else a[k] = __ldcs(vb + k * B + t);
-  }
-#pragma unroll
-  for (int k = 0; k < K; k++) pv[k] = off[k] != sent ? a[k] * __ldg(xb + off[k]) : -0.0;
-}
-
 template <bool ADD>
 __device__ __forceinline__ void StoreRow(PetscScalar *y, int r, double s, bool cross)
 {
   if (cross) atomicAdd(y + r, s);
   else if (ADD) y[r] += s;
   else y[r] = s;
-}
-
-/*
-  One chunk of a span layout with a row section (CCOOEmulateKernel's EmulateSpanChunk step by step):
-  thread t's products and start mask; its open sum after the last start (all of it without a start) and
-  start count enter a block segmented scan (Hillis-Steele by shuffles in each warp, warp totals folded in
-  order through shared memory: wsum, wfirst = has a start, wlast = start count); the exclusive prefix
-  gives the open sum before the thread (carry) and the starts before it (P, so its first row is rb + P).
-  Walking its entries again, the thread stores each row it closes: the first with carry added (an atomic
-  if it is the chunk's first row continuing from the previous chunk), the others plainly; the last
-  thread stores the row open at the chunk's end (an atomic if it continues into the next chunk).
-*/
-template <int K, bool ADD, typename Mask>
-__device__ __forceinline__ void SpanChunk(unsigned f, int rb, PetscInt m, const unsigned char *p, const double *xb, const double *vb, const double *slut, int B, int t, int lane, int w, double *wsum, int *wflag, int *wcnt, PetscScalar *y)
-{
-  const int64_t  C    = (int64_t)B * K;
-  const int      code = (f >> 1) & 3;
-  const unsigned mask = __ldcs(reinterpret_cast<const Mask *>(p) + t);
-  const double   Z    = ADD ? -0.0 : 0.0;
-  double         pv[K];
-
-  p += (int64_t)B * sizeof(Mask);
-  if (f & CCOO_LUT_MODE) {
-    const unsigned char *ip = p + (C << code);
-    if (code == 0) SpanProducts<K, unsigned char, true>(p, ip, vb, slut, xb, B, t, pv);
-    else if (code == 1) SpanProducts<K, unsigned short, true>(p, ip, vb, slut, xb, B, t, pv);
-    else SpanProducts<K, unsigned int, true>(p, ip, vb, slut, xb, B, t, pv);
-  } else {
-    if (code == 0) SpanProducts<K, unsigned char, false>(p, nullptr, vb, slut, xb, B, t, pv);
-    else if (code == 1) SpanProducts<K, unsigned short, false>(p, nullptr, vb, slut, xb, B, t, pv);
-    else SpanProducts<K, unsigned int, false>(p, nullptr, vb, slut, xb, B, t, pv);
-  }
-  double acc = Z;
-  bool   has = false;
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    if ((mask >> k) & 1) {
-      has = true;
-      acc = Z;
-    }
-    acc += pv[k];
-  }
-  const int cnt = __popc(mask);
-  /* warp inclusive segmented scan of (has, open sum, count) */
-  int    sf = has, sc = cnt;
-  double sv = acc;
-#pragma unroll
-  for (int d = 1; d < 32; d <<= 1) {
-    const int    of = __shfl_up_sync(kFull, sf, d), oc = __shfl_up_sync(kFull, sc, d);
-    const double ov = __shfl_up_sync(kFull, sv, d);
-    if (lane >= d) {
-      if (!sf) sv = ov + sv;
-      sf = sf | of;
-      sc += oc;
-    }
-  }
-  const int    xf = __shfl_up_sync(kFull, sf, 1), xc = __shfl_up_sync(kFull, sc, 1);
-  const double xv = __shfl_up_sync(kFull, sv, 1);
-  if (lane == 31) {
-    wflag[w] = sf;
-    wsum[w]  = sv;
-    wcnt[w]  = sc;
-  }
-  __syncthreads();
-  bool   have = false;
-  double ev   = Z;
-  int    ec   = 0;
-  if (w > 0) {
-    ev = wsum[0];
-    ec = wcnt[0];
-    for (int i = 1; i < w; i++) {
-      ev = wflag[i] ? wsum[i] : ev + wsum[i];
-      ec += wcnt[i];
-    }
-    have = true;
-  }
-  if (lane > 0) {
-    ev   = have ? (xf ? xv : ev + xv) : xv;
-    ec   = have ? ec + xc : xc;
-    have = true;
-  }
-  const double carry = have ? ev : Z;
-  const int    P     = have ? ec : 0;
-  int          seg   = 0;
-  acc                = Z;
-#pragma unroll
-  for (int k = 0; k < K; k++) {
-    if ((mask >> k) & 1) {
-      const int r = rb + P + seg;
-      if (r >= 0 && r < m) StoreRow<ADD>(y, r, seg == 0 ? carry + acc : acc, seg == 0 && P == 0 && (f & CCOO_CONT_PREV));
-      seg++;
-      acc = Z;
-    }
-    acc += pv[k];
-  }
-  if (t == B - 1) {
-    const int r = rb + P + cnt;
-    if (r >= 0 && r < m) StoreRow<ADD>(y, r, has ? acc : carry + acc, (f & CCOO_CONT_NEXT) || (P + cnt == 0 && (f & CCOO_CONT_PREV)));
-  }
 }
 
 /*
@@ -495,10 +328,9 @@ __device__ __forceinline__ void SpanChunk(unsigned f, int rb, PetscInt m, const 
   the chunk's first row when it continues from the previous chunk and for its last row when it
   continues into the next one, a plain store otherwise.
 */
-template <int K, bool ADD, bool SPAN>
+template <int K, bool ADD>
 __global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, const unsigned char *__restrict__ blob, const double *__restrict__ vals, const u64 *__restrict__ lut, int lutn, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
 {
-  using Mask = typename std::conditional<(K > 8), unsigned short, unsigned char>::type;
   __shared__ double slut[256];
   __shared__ double wsum[kMaxWarps];
   __shared__ int    wfirst[kMaxWarps], wlast[kMaxWarps];
@@ -517,11 +349,6 @@ __global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const
     const double        *vb   = vals + c * C;
     const bool           single = f & CCOO_SINGLE;
     int                  ro     = 0;
-    if (SPAN && !single) {
-      SpanChunk<K, ADD, Mask>(f, rb, m, p, xb, vb, slut, B, t, lane, w, wsum, wfirst, wlast, y);
-      __syncthreads(); /* the warp totals are rewritten by the next chunk */
-      continue;
-    }
     if (!single) {
       ro = __ldcs(p + t);
       p += B;
@@ -579,28 +406,23 @@ __global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const
 }
 
 template <int K>
-PetscErrorCode LaunchSpMV(bool add, bool span, unsigned grid, int B, cudaStream_t s, int64_t nchunks, PetscInt m, const unsigned char *fmt, const int *row_base, const int *col_base, const int64_t *chunk_ptr, const unsigned char *blob, const double *vals, const u64 *lut, int lutn, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode LaunchSpMV(bool add, unsigned grid, int B, cudaStream_t s, int64_t nchunks, PetscInt m, const unsigned char *fmt, const int *row_base, const int *col_base, const int64_t *chunk_ptr, const unsigned char *blob, const double *vals, const u64 *lut, int lutn, const PetscScalar *x, PetscScalar *y)
 {
   PetscFunctionBegin;
-  if (span) {
-    if (add) SpMV<K, true, true><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
-    else SpMV<K, false, true><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
-  } else {
-    if (add) SpMV<K, true, false><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
-    else SpMV<K, false, false><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
-  }
+  if (add) SpMV<K, true><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
+  else SpMV<K, false><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
   SpMVCheckLaunch();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 template <int K>
-PetscErrorCode Occupancy(int B, bool span, int *nb)
+PetscErrorCode Occupancy(int B, int *nb)
 {
   int a = 0, b = 0;
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&a, span ? SpMV<K, false, true> : SpMV<K, false, false>, B, 0));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, span ? SpMV<K, true, true> : SpMV<K, true, false>, B, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&a, SpMV<K, false>, B, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, SpMV<K, true>, B, 0));
   *nb = std::max(1, std::min(a, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -634,7 +456,6 @@ public:
     PetscCall(PetscOptionsInt("-mat_ccoo_col_bits", "Narrowest column offset width allowed (8, 16 or 32; 32 = no column compression)", "MatSetType", opt.col_bits, &opt.col_bits, NULL));
     PetscCall(PetscOptionsInt("-mat_ccoo_lut_size", "Entries of the table of most frequent values (0 to 256; 0 = plain values only)", "MatSetType", opt.lut_size, &opt.lut_size, NULL));
     PetscCall(PetscOptionsBool("-mat_ccoo_single_row", "Chunks inside one row store no row offsets and use a plain block reduction", "MatSetType", opt.single_row, &opt.single_row, NULL));
-    PetscCall(PetscOptionsBool("-mat_ccoo_span_rows", "Slots span rows (K-bit row-start masks, a block scan in the kernel): no padding of rows to a multiple of K", "MatSetType", opt.span_rows, &opt.span_rows, NULL));
     PetscCheck(opt.threads == 32 || opt.threads == 64 || opt.threads == 128 || opt.threads == 256, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_threads %" PetscInt_FMT " must be 32, 64, 128 or 256", opt.threads);
     PetscCheck(opt.k == 0 || CCOOValidK(opt.k), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_k %" PetscInt_FMT " must be 0 (automatic), 1, 2, 4, 8 or 16", opt.k);
     PetscCheck(opt.col_bits == 8 || opt.col_bits == 16 || opt.col_bits == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_ccoo_col_bits %" PetscInt_FMT " must be 8, 16 or 32", opt.col_bits);
@@ -761,15 +582,13 @@ public:
     PetscCall(CCOOChooseK(opt, st, &st.K));
     const PetscInt K = st.K;
     const int64_t  C = (int64_t)B * K;
-    const bool     span = opt.span_rows;
-    st.span          = opt.span_rows;
-    st.S             = CCOOLayoutSlots(st.slots_k, K, span);
+    st.S             = st.slots_k[CCOOKIndex(K)];
     st.nchunks       = (st.S + B - 1) / B;
     st.padded        = st.nchunks * C;
     PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
     gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
     PetscCall(spmv::DeviceAlloc(&gstart, m + 1, nullptr));
-    RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, span ? 1 : (int)K, gstart); /* span: stream starts */
+    RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(gstart, gstart, (int)(m + 1), &tmp, &tmpbytes, s));
 
@@ -783,8 +602,7 @@ public:
     PetscCall(spmv::DeviceAlloc(&slot_row, st.nchunks * B, nullptr));
     PetscCall(spmv::DeviceAlloc(&size, st.nchunks + 1, nullptr));
     PetscCallCUDA(cudaMemsetAsync(size + st.nchunks, 0, sizeof(int64_t), s));
-    const int64_t limit = span ? st.slots_k[0] : st.S; /* gstart[m] */
-    Analyze<<<gridb, B, 0, s>>>(st.nchunks, limit, span ? 1 : 0, m, (int)A.nnz, (int)K, gstart, A.i, A.j, Abits, dev.lut, (int)st.L, (int)opt.col_bits, opt.single_row ? 1 : 0, slot_row, dev.slot_src, dev.slot_cnt, dev.fmt, dev.row_base, dev.col_base, size);
+    Analyze<<<gridb, B, 0, s>>>(st.nchunks, st.S, m, (int)A.nnz, (int)K, gstart, A.i, A.j, Abits, dev.lut, (int)st.L, (int)opt.col_bits, opt.single_row ? 1 : 0, slot_row, dev.slot_src, dev.slot_cnt, dev.fmt, dev.row_base, dev.col_base, size);
     SpMVCheckLaunch();
 
     /* 5. chunk pointers */
@@ -795,7 +613,7 @@ public:
     /* 6. fill */
     PetscCall(spmv::DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes));
     PetscCall(spmv::DeviceAlloc(&dev.vals, st.padded, &dev.bytes));
-    Fill<<<gridb, B, 0, s>>>(st.nchunks, limit, span ? 1 : 0, m, (int)A.nnz, (int)K, gstart, A.i, slot_row, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<u64 *>(dev.vals));
+    Fill<<<gridb, B, 0, s>>>(st.nchunks, (int)K, slot_row, dev.slot_src, dev.slot_cnt, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<u64 *>(dev.vals));
     SpMVCheckLaunch();
 
     /* 7. chunk counts */
@@ -815,11 +633,11 @@ public:
     {
       int nb = 1;
       switch (K) {
-      case 1: PetscCall(Occupancy<1>((int)B, st.span, &nb)); break;
-      case 2: PetscCall(Occupancy<2>((int)B, st.span, &nb)); break;
-      case 4: PetscCall(Occupancy<4>((int)B, st.span, &nb)); break;
-      case 8: PetscCall(Occupancy<8>((int)B, st.span, &nb)); break;
-      default: PetscCall(Occupancy<16>((int)B, st.span, &nb)); break;
+      case 1: PetscCall(Occupancy<1>((int)B, &nb)); break;
+      case 2: PetscCall(Occupancy<2>((int)B, &nb)); break;
+      case 4: PetscCall(Occupancy<4>((int)B, &nb)); break;
+      case 8: PetscCall(Occupancy<8>((int)B, &nb)); break;
+      default: PetscCall(Occupancy<16>((int)B, &nb)); break;
       }
       grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
     }
@@ -834,7 +652,7 @@ public:
     PetscFunctionBegin;
     if (!st.nchunks) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCallCUDA(cudaMemsetAsync(dev.counter, 0, sizeof(u64), s));
-    Refresh<<<gridb, (unsigned)st.B, 0, s>>>(st.nchunks, (int)st.K, st.span ? 1 : 0, dev.blob, dev.chunk_ptr, dev.fmt, dev.slot_src, reinterpret_cast<const u64 *>(A.a), dev.rep, (int)st.L, dev.lut, reinterpret_cast<u64 *>(dev.vals), dev.counter);
+    Refresh<<<gridb, (unsigned)st.B, 0, s>>>(st.nchunks, (int)st.K, dev.blob, dev.chunk_ptr, dev.fmt, dev.slot_src, dev.slot_cnt, reinterpret_cast<const u64 *>(A.a), dev.rep, (int)st.L, dev.lut, reinterpret_cast<u64 *>(dev.vals), dev.counter);
     SpMVCheckLaunch();
     PetscCallCUDA(cudaMemcpyAsync(&n, dev.counter, sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
@@ -853,11 +671,11 @@ public:
     }
     const int lutn = st.nlut ? (int)st.L : 0;
     switch (st.K) {
-    case 1: PetscCall(LaunchSpMV<1>(add, st.span, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
-    case 2: PetscCall(LaunchSpMV<2>(add, st.span, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
-    case 4: PetscCall(LaunchSpMV<4>(add, st.span, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
-    case 8: PetscCall(LaunchSpMV<8>(add, st.span, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
-    default: PetscCall(LaunchSpMV<16>(add, st.span, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 1: PetscCall(LaunchSpMV<1>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 2: PetscCall(LaunchSpMV<2>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 4: PetscCall(LaunchSpMV<4>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    case 8: PetscCall(LaunchSpMV<8>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
+    default: PetscCall(LaunchSpMV<16>(add, grid, (int)st.B, s, st.nchunks, st.m, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, dev.vals, dev.lut, lutn, x, y)); break;
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -869,9 +687,9 @@ public:
 
     PetscFunctionBegin;
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT ", longest row %" PetscInt_FMT "\n", st.m, st.nonempty, st.n, (PetscInt64)st.nnz, st.maxlen));
-    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: B %" PetscInt_FMT " threads x K %" PetscInt_FMT " = %" PetscInt64_FMT " entries per chunk, %" PetscInt64_FMT " chunks, %" PetscInt64_FMT " stored entries (padding %.1f%%; %s)\n", st.B, st.K, (PetscInt64)st.B * st.K, (PetscInt64)st.nchunks, (PetscInt64)st.padded, 100.0 * (double)(st.padded - st.nnz) / nnz, st.span ? "slots span rows: start masks, one entry per empty row" : "rows padded to a multiple of K"));
-    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / %s %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
-                                     (PetscInt64)st.nsingle, st.span ? "start masks" : "8-bit offsets", (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: B %" PetscInt_FMT " threads x K %" PetscInt_FMT " = %" PetscInt64_FMT " entries per chunk, %" PetscInt64_FMT " chunks, %" PetscInt64_FMT " stored entries (padding %.1f%%)\n", st.B, st.K, (PetscInt64)st.B * st.K, (PetscInt64)st.nchunks, (PetscInt64)st.padded, 100.0 * (double)(st.padded - st.nnz) / nnz));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / 8-bit %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
+                                     (PetscInt64)st.nsingle, (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
     if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
@@ -902,7 +720,6 @@ public:
     d.nnz = st.nnz;
     d.S = st.S;
     d.nchunks = st.nchunks;
-    d.span    = st.span;
     d.fmt.resize(st.nchunks);
     d.row_base.resize(st.nchunks);
     d.col_base.resize(st.nchunks);
