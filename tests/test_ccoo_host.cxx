@@ -230,24 +230,6 @@ static std::vector<TestOptions> MakeTestOptions()
   o.single_row = PETSC_FALSE;
   o.k          = 8;
   t.push_back({"no single-row, K 8", o});
-  /* row-spanning slots: every K, the automatic one, without a table or single-row chunks, 32-bit columns */
-  for (PetscInt k : {0, 1, 2, 4, 8, 16}) {
-    o           = CCOOOptions();
-    o.span_rows = PETSC_TRUE;
-    o.k         = k;
-    t.push_back({"span, K " + std::to_string(k), o});
-  }
-  o            = CCOOOptions();
-  o.span_rows  = PETSC_TRUE;
-  o.single_row = PETSC_FALSE;
-  o.lut_size   = 0;
-  o.k          = 16;
-  t.push_back({"span, no single-row, no table, K 16", o});
-  o           = CCOOOptions();
-  o.span_rows = PETSC_TRUE;
-  o.col_bits  = 32;
-  o.k         = 8;
-  t.push_back({"span, col_bits 32, K 8", o});
   return t;
 }
 
@@ -369,8 +351,7 @@ static PetscInt ExpectedK(const CCOOOptions &o, const Csr &A)
   int64_t       cost   = 0;
   for (PetscInt K : {16, 8, 4, 2, 1}) {
     int64_t s = 0;
-    for (PetscInt r = 0; r < A.m; r++) s += o.span_rows ? std::max<PetscInt>(A.Len(r), 1) : A.Len(r) ? (A.Len(r) + K - 1) / K : 1;
-    if (o.span_rows) s = (s + K - 1) / K; /* the stream of nnz + empty rows, cut every K */
+    for (PetscInt r = 0; r < A.m; r++) s += A.Len(r) ? (A.Len(r) + K - 1) / K : 1;
     const int64_t c = (K == 16 ? 28 : 20) * s * nnz + (s * K - nnz) * (colnnz + valnnz); /* K = 16: slot weight 28 */
     if (!best || c < cost) {
       best = K;
@@ -403,24 +384,15 @@ static void CheckBuilt(const CCOOOptions &o, const Csr &A, const CCOOLayout &L, 
       for (PetscInt k = 0; k < L.slot_cnt[c * L.B + t]; k++) all = all && std::binary_search(lut.begin(), lut.end(), CCOOBits(A.a[L.slot_src[c * L.B + t] + k]));
     const unsigned f = L.fmt[c];
     if (!Check(((f & CCOO_HAS_IDX) != 0) == all && ((f & CCOO_LUT_MODE) != 0) == all, "chunk %lld: indices %d, table values %d, all values in the table %d", (long long)c, (f & CCOO_HAS_IDX) != 0, (f & CCOO_LUT_MODE) != 0, all)) break;
-    /* plain values are written for every chunk at build: a slot's real (non-sentinel) entries hold slot_src, slot_src + 1, ... */
-    const int      code = (f >> 1) & 3;
-    const uint8_t *colp = L.blob.data() + L.chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : L.B * (L.span ? CCOOMaskBytes(L.K) : 1));
-    for (PetscInt t = 0; t < L.B; t++)
-      for (PetscInt k = 0, jj = 0; k < L.K; k++) {
-        const int64_t q = (int64_t)k * L.B + t;
-        uint32_t      off = 0;
-        std::memcpy(&off, colp + (q << code), (size_t)1 << code);
-        const bool real = off != CCOOSentinel(code);
-        if (!Check(CCOOBits(L.vals[c * C + q]) == CCOOBits(real ? A.a[L.slot_src[c * L.B + t] + jj++] : 0.0), "chunk %lld: plain value %lld", (long long)c, (long long)q)) return;
-      }
+    for (PetscInt q = 0; q < C; q++) /* plain values are written for every chunk at build */
+      if (!Check(CCOOBits(L.vals[c * C + q]) == CCOOBits((q % L.B) < L.B && (q / L.B) < L.slot_cnt[c * L.B + q % L.B] ? A.a[L.slot_src[c * L.B + q % L.B] + q / L.B] : 0.0), "chunk %lld: plain value %lld", (long long)c, (long long)q)) return;
   }
   CCOOStats cnt = st;
   CCOOCountChunks(L, &cnt);
   Check(cnt.nsingle == st.nsingle && cnt.ncol[0] == st.ncol[0] && cnt.ncol[1] == st.ncol[1] && cnt.ncol[2] == st.ncol[2] && cnt.nidx == st.nidx && cnt.nlut == st.nlut && cnt.ncross == st.ncross, "chunk counts in the stats differ from a recount");
   Check(st.nchunks == L.nchunks && st.S == L.S && st.padded == L.nchunks * C && st.blob_bytes == (int64_t)L.blob.size() && st.nnz == A.Nnz() && st.m == A.m, "stats shape differs from the layout");
   int64_t bytes = 0; /* the View's bytes per nonzero, from the chunk encodings */
-  for (int64_t c = 0; c < L.nchunks; c++) bytes += ((L.fmt[c] & CCOO_SINGLE) ? 0 : L.B * (L.span ? CCOOMaskBytes(L.K) : 1)) + (C << ((L.fmt[c] >> 1) & 3)) + ((L.fmt[c] & CCOO_LUT_MODE) ? C : 8 * C) + 17;
+  for (int64_t c = 0; c < L.nchunks; c++) bytes += ((L.fmt[c] & CCOO_SINGLE) ? 0 : L.B) + (C << ((L.fmt[c] >> 1) & 3)) + ((L.fmt[c] & CCOO_LUT_MODE) ? C : 8 * C) + 17;
   Check(CCOOMatrixBytes(st) == bytes + 8 * (int64_t)L.lut.size(), "matrix bytes %lld, expected %lld", (long long)CCOOMatrixBytes(st), (long long)(bytes + 8 * (int64_t)L.lut.size()));
 }
 
@@ -713,12 +685,11 @@ static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, Rng &rng)
 
   PetscFunctionBeginUser;
   for (const auto &t : mats)
-    for (PetscInt B : {256, 32, -32}) { /* -32: B 32 with row-spanning slots */
+    for (PetscInt B : {256, 32}) {
       CCOOOptions o;
       CCOOLayout  L, fresh;
       CCOOStats   st, st2;
-      o.threads   = B < 0 ? -B : B;
-      o.span_rows = B < 0 ? PETSC_TRUE : PETSC_FALSE;
+      o.threads = B;
       if (B != 256 && t.A.Nnz() > 20000) continue;
       const SpMVHostCsr V = t.A.View();
       PetscCall(CCOOBuildHostLayout(o, V, &L, &st));

@@ -32,25 +32,6 @@
    Slot arrays (for the build and the refresh only): slot_src = CSR position of the slot's first entry,
    slot_cnt = its real entries (0..K).
 
-   ROW-SPANNING SLOTS (-mat_ccoo_span_rows, [D], CSR5-style; issue #7's CSR floor on matrices whose row
-   lengths are not multiples of K): the padding to a multiple of K above costs 20-39% extra stored
-   entries on nasa4704, delaunay and 27-point stencils, which gives back the column bytes saved. With
-   span_rows the nonzeros are stored as one stream in CSR order, an empty row as one sentinel entry, and
-   slot s = stream entries [s K, s K + K): a slot may hold the end of one row, whole short rows and the
-   start of the next. Only the tail of the last chunk is padded. The row section of a chunk (absent in
-   single-row chunks) holds instead of row offsets a K-bit start mask per slot (1 byte for K <= 8, 2 for
-   K = 16): bit k of slot t is set iff entry (t, k) begins a row and is not the chunk's first entry; so
-   the row of an entry is row_base + (set bits up to it), recovered in the kernel by a block prefix sum
-   of the slots' popcounts. Everything else (columns, table, flags, values) is unchanged, slot_src is the
-   CSR position of the slot's first entry (of the next real entry for a sentinel) and the slot's real
-   entries are slot_src + 0..slot_cnt-1 in entry order, sentinels skipped (the refresh walks them so).
-   Kernel: thread t sums its K products, closing a row at each start bit (rows that begin and end in the
-   thread are stored at once, plainly); the partial before its first start (head) and after its last
-   (tail) join the neighbours' by one block segmented scan of (has a start, open sum, start count), so
-   the thread with the first start after a row's beginning stores that row; the last thread stores the
-   row open at the chunk's end. Crossing rows get atomics as above. The cost model uses the span slot
-   counts ceil(E / K), E = nnz + empty rows.
-
    DECISIONS where the paper and the brief leave a choice:
    - B = 256 threads (-mat_ccoo_threads 32..256, multiple of 32), K in {1,2,4,8,16} (B7: "tune K").
      K = 0 (default) chooses by a cost model fitted to the H200 sweep bench/results/sweep-20261123-041035.csv
@@ -136,7 +117,6 @@ struct CCOOOptions {
   PetscInt  col_bits   = 8;           /* narrowest column offset width allowed: 8, 16 or 32 */
   PetscInt  lut_size   = 256;         /* value table entries, 0 = plain values only */
   PetscBool single_row = PETSC_TRUE;  /* single-row chunks drop their row offsets */
-  PetscBool span_rows  = PETSC_FALSE; /* slots span rows (start masks, no row padding) */
 };
 
 /* Row statistics, the parameters chosen from them and the counts of the layout (identical on both sides) */
@@ -145,9 +125,8 @@ struct CCOOStats {
   int64_t  nnz = 0;
   int64_t  slots_k[CCOO_NK] = {0, 0, 0, 0, 0}; /* slots for K = 1, 2, 4, 8, 16 (index CCOOKIndex(K)) */
   int64_t  wide             = 0;               /* nonzeros of the rows whose column span exceeds 32767 */
-  PetscInt  B = 256, K = 1;
-  PetscBool span = PETSC_FALSE; /* row-spanning slots */
-  int64_t   S = 0, nchunks = 0, padded = 0, blob_bytes = 0;
+  PetscInt B = 256, K = 1;
+  int64_t  S = 0, nchunks = 0, padded = 0, blob_bytes = 0;
   int64_t  ndistinct = 0, lut_cover = 0; /* distinct bit patterns, nonzeros whose value is in the table */
   PetscInt L = 0;                       /* table entries */
   /* chunk counts */
@@ -157,7 +136,6 @@ struct CCOOStats {
 /* The layout; the host reference and a copy of the device arrays (Verify) use the same struct */
 struct CCOOLayout {
   PetscInt              B = 256, K = 1;
-  bool                  span = false; /* row-spanning slots: start masks instead of row offsets */
   PetscInt              m = 0, n = 0;
   int64_t               nnz = 0, S = 0, nchunks = 0;
   std::vector<uint8_t>  fmt;
@@ -187,14 +165,10 @@ CCOO_HD inline int     CCOOWidthCode(int64_t maxoff, int col_bits)
   if (col_bits <= 16 && maxoff <= 65534) return 1;
   return 2;
 }
-/* bytes of a slot's start mask in span layouts */
-CCOO_HD inline int     CCOOMaskBytes(int64_t K) { return K > 8 ? 2 : 1; }
-/* slots of a layout: span layouts cut the stream of E = slots_k[0] entries (nnz + empty rows) */
-CCOO_HD inline int64_t CCOOLayoutSlots(const int64_t *slots_k, int64_t K, bool span) { return span ? (slots_k[0] + K - 1) / K : slots_k[CCOOKIndex(K)]; }
-CCOO_HD inline int64_t CCOOChunkBytes(unsigned f, int B, int K, bool span)
+CCOO_HD inline int64_t CCOOChunkBytes(unsigned f, int B, int K)
 {
   const int64_t C = (int64_t)B * K;
-  return ((f & CCOO_SINGLE) ? 0 : (int64_t)B * (span ? CCOOMaskBytes(K) : 1)) + (C << ((f >> 1) & 3)) + ((f & CCOO_HAS_IDX) ? C : 0);
+  return ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3)) + ((f & CCOO_HAS_IDX) ? C : 0);
 }
 CCOO_HD inline uint32_t CCOOSentinel(int code) { return code == 0 ? 0xffu : code == 1 ? 0xffffu : 0xffffffffu; }
 inline uint64_t         CCOOBits(double v)

@@ -35,7 +35,7 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   const i128 enbyte = 10 * nnz + 2 * (i128)st.wide - (st.L > 0 ? 7 * (i128)st.lut_cover : 0); /* ebytes * nnz */
   i128       best   = 0;
   for (int e = CCOO_NK - 1; e >= 0; e--) { /* larger K first: a tie keeps it */
-    const i128 s    = CCOOLayoutSlots(st.slots_k, (int64_t)1 << e, o.span_rows);
+    const i128 s    = st.slots_k[e];
     const i128 w    = e == 4 ? 28 : 20; /* K = 16: half the occupancy */
     const i128 cost = w * s * nnz + (s * ((i128)1 << e) - nnz) * enbyte;
     if (e == CCOO_NK - 1 || cost < best) {
@@ -47,73 +47,29 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
 }
 
 namespace {
-/* the row r with gstart[r] <= X < gstart[r + 1] (X < gstart[m]) */
-PetscInt RowOf(const std::vector<int64_t> &gstart, PetscInt m, int64_t X)
+/* The slot s: its row, the CSR position of its first entry, its real entries; tail slots (s >= S) carry
+   the last row, position nnz and no entries. gstart has m+1 entries, gstart[m] = S. */
+void SlotInfo(const std::vector<int64_t> &gstart, const SpMVHostCsr &A, PetscInt K, int64_t S, int64_t s, PetscInt *r, int64_t *g, int *p, int *cnt)
 {
-  PetscInt lo = 0, hi = m;
-  while (hi - lo > 1) {
-    const PetscInt mid = lo + (hi - lo) / 2;
-    if (gstart[mid] <= X) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/* The entries of slot s, as the device's Analyze/Fill see them: row, CSR position (-1: sentinel of
-   padding, an empty row or the tail) and whether the entry begins a row. gstart: the slot starts of the
-   rows (row-padded layouts, unit a slot) or the stream starts (span layouts, unit an entry), m+1 of them.
-   src = CSR position of the first entry (of the next real entry for a sentinel; nnz in the tail). */
-struct SlotEntries {
-  PetscInt row[CCOO_KMAX];
-  int64_t  pos[CCOO_KMAX];
-  bool     start[CCOO_KMAX];
-  int64_t  src;
-  int      cnt;
-};
-void GetSlot(const std::vector<int64_t> &gstart, const SpMVHostCsr &A, PetscInt K, bool span, int64_t s, SlotEntries *q)
-{
-  const PetscInt m     = A.m;
-  const int64_t  limit = gstart[m]; /* S (row-padded) or E (span) */
-  q->cnt               = 0;
-  q->src               = A.nnz;
-  for (int k = 0; k < K; k++) {
-    q->row[k]   = m - 1;
-    q->pos[k]   = -1;
-    q->start[k] = false;
-  }
-  const int64_t X0 = span ? s * K : s;
-  if (X0 >= limit) return;
-  PetscInt r = RowOf(gstart, m, X0);
-  if (!span) {
-    const int64_t g = s - gstart[r], len = A.i[r + 1] - A.i[r];
-    q->src          = A.i[r] + g * K;
-    for (int k = 0; k < K; k++) {
-      q->row[k]   = r;
-      q->start[k] = k == 0 && g == 0;
-      if (g * K + k < len) {
-        q->pos[k] = A.i[r] + g * K + k;
-        q->cnt++;
-      }
-    }
+  if (s >= S) {
+    *r   = A.m - 1;
+    *g   = -1;
+    *p   = (int)A.nnz;
+    *cnt = 0;
     return;
   }
-  for (int k = 0; k < K; k++) {
-    const int64_t e = X0 + k;
-    if (e >= limit) break;
-    while (gstart[r + 1] <= e) r++;
-    const int64_t len = A.i[r + 1] - A.i[r];
-    q->row[k]         = r;
-    q->start[k]       = e == gstart[r];
-    if (len) {
-      q->pos[k] = A.i[r] + (e - gstart[r]);
-      q->cnt++;
-    }
-    if (k == 0) q->src = len ? q->pos[0] : A.i[r];
+  PetscInt lo = 0, hi = A.m; /* gstart[lo] <= s < gstart[hi] */
+  while (hi - lo > 1) {
+    const PetscInt mid = lo + (hi - lo) / 2;
+    if (gstart[mid] <= s) lo = mid;
+    else hi = mid;
   }
+  const int64_t len = A.i[lo + 1] - A.i[lo];
+  *r                = lo;
+  *g                = s - gstart[lo];
+  *p                = (int)(A.i[lo] + *g * K);
+  *cnt              = (int)std::max<int64_t>(0, std::min<int64_t>(K, len - *g * K));
 }
-
-/* whether the position X (a slot, or a stream entry in span layouts) continues the row of X - 1 */
-bool Continues(const std::vector<int64_t> &gstart, PetscInt m, int64_t X) { return X < gstart[m] && gstart[RowOf(gstart, m, X)] != X; }
 
 int LutFind(const std::vector<uint64_t> &lut, uint64_t b)
 {
@@ -158,7 +114,7 @@ void CCOOCountChunks(const CCOOLayout &L, CCOOStats *st)
 int64_t CCOOMatrixBytes(const CCOOStats &st)
 {
   const int64_t C = (int64_t)st.B * st.K;
-  return (int64_t)st.B * (st.span ? CCOOMaskBytes(st.K) : 1) * (st.nchunks - st.nsingle) + C * (st.ncol[0] + 2 * st.ncol[1] + 4 * st.ncol[2]) + C * st.nlut + 8 * C * (st.nchunks - st.nlut) + 17 * st.nchunks + 8 * (int64_t)st.L;
+  return (int64_t)st.B * (st.nchunks - st.nsingle) + C * (st.ncol[0] + 2 * st.ncol[1] + 4 * st.ncol[2]) + C * st.nlut + 8 * C * (st.nchunks - st.nlut) + 17 * st.nchunks + 8 * (int64_t)st.L;
 }
 
 /*
@@ -216,26 +172,22 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
       if (i >= 0) L.rep[i] = (int)e;
     }
   }
-  /* 3. K, slot starts (stream starts in span layouts) */
+  /* 3. K, slot starts */
   PetscCall(CCOOChooseK(o, *st, &st->K));
-  const PetscInt K    = st->K;
-  const int64_t  C    = (int64_t)B * K;
-  const bool     span = o.span_rows;
-  st->span            = o.span_rows;
-  st->S               = m ? CCOOLayoutSlots(st->slots_k, K, span) : 0;
-  st->nchunks         = (st->S + B - 1) / B;
-  st->padded          = st->nchunks * C;
-  L.B                 = B;
-  L.K                 = K;
-  L.span              = span;
-  L.m                 = m;
-  L.n                 = A.n;
-  L.nnz               = A.nnz;
-  L.S                 = st->S;
-  L.nchunks           = st->nchunks;
+  const PetscInt K = st->K;
+  const int64_t  C = (int64_t)B * K;
+  st->S            = m ? st->slots_k[CCOOKIndex(K)] : 0;
+  st->nchunks      = (st->S + B - 1) / B;
+  st->padded       = st->nchunks * C;
+  L.B = B;
+  L.K = K;
+  L.m = m;
+  L.n = A.n;
+  L.nnz = A.nnz;
+  L.S = st->S;
+  L.nchunks = st->nchunks;
   std::vector<int64_t> gstart(m + 1, 0);
-  for (PetscInt r = 0; r < m; r++) gstart[r + 1] = gstart[r] + CCOOSlots(A.i[r + 1] - A.i[r], span ? 1 : (int)K);
-  const int64_t unit = span ? C : B; /* gstart units per chunk */
+  for (PetscInt r = 0; r < m; r++) gstart[r + 1] = gstart[r] + CCOOSlots(A.i[r + 1] - A.i[r], (int)K);
   /* 4. per chunk: slots, flags, column range and width, table membership, size */
   L.fmt.assign(st->nchunks, 0);
   L.row_base.assign(st->nchunks, 0);
@@ -243,34 +195,43 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
   L.chunk_ptr.assign(st->nchunks + 1, 0);
   L.slot_src.assign(st->nchunks * B, 0);
   L.slot_cnt.assign(st->nchunks * B, 0);
-  SlotEntries q;
+  std::vector<PetscInt> slot_row(st->nchunks * B);
   for (int64_t c = 0; c < st->nchunks; c++) {
     int      mn = INT_MAX, mx = -1;
     bool     inlut = st->L > 0;
     PetscInt r0 = 0, rlast = 0;
+    bool     prev = false, next = false;
     for (PetscInt t = 0; t < B; t++) {
       const int64_t s = c * B + t;
-      GetSlot(gstart, A, K, span, s, &q);
-      L.slot_src[s] = (int)q.src;
-      L.slot_cnt[s] = (uint8_t)q.cnt;
-      if (t == 0) r0 = q.row[0];
-      if (t == B - 1) rlast = q.row[K - 1];
-      for (int k = 0; k < K; k++) {
-        if (q.pos[k] < 0) continue;
-        const int col = (int)A.j[q.pos[k]];
+      PetscInt      r;
+      int64_t       g;
+      int           p, cnt;
+      SlotInfo(gstart, A, K, st->S, s, &r, &g, &p, &cnt);
+      slot_row[s]   = r;
+      L.slot_src[s] = p;
+      L.slot_cnt[s] = (uint8_t)cnt;
+      if (t == 0) {
+        r0   = r;
+        prev = s < st->S && g > 0;
+      }
+      if (t == B - 1) {
+        rlast = r;
+        next  = s < st->S && s + 1 < st->S && gstart[r + 1] > s + 1;
+      }
+      for (int k = 0; k < cnt; k++) {
+        const int col = (int)A.j[p + k];
         mn            = std::min(mn, col);
         mx            = std::max(mx, col);
-        if (inlut) inlut = LutFind(L.lut, CCOOBits(A.a[q.pos[k]])) >= 0;
+        if (inlut) inlut = LutFind(L.lut, CCOOBits(A.a[p + k])) >= 0;
       }
     }
-    const bool    prev   = Continues(gstart, m, c * unit), next = Continues(gstart, m, (c + 1) * unit);
     const bool    single = o.single_row && rlast == r0;
     const int64_t maxoff = mx >= 0 ? (int64_t)mx - mn : 0;
     unsigned      f      = (single ? CCOO_SINGLE : 0u) | ((unsigned)CCOOWidthCode(maxoff, (int)o.col_bits) << CCOO_COL_SHIFT) | (inlut ? CCOO_HAS_IDX | CCOO_LUT_MODE : 0u) | (prev ? CCOO_CONT_PREV : 0u) | (next ? CCOO_CONT_NEXT : 0u);
-    L.fmt[c]           = (uint8_t)f;
-    L.row_base[c]      = (int)r0;
-    L.col_base[c]      = mx >= 0 ? mn : 0;
-    L.chunk_ptr[c + 1] = CCOOChunkBytes(f, (int)B, (int)K, span); /* sizes, scanned below */
+    L.fmt[c]          = (uint8_t)f;
+    L.row_base[c]     = (int)r0;
+    L.col_base[c]     = mx >= 0 ? mn : 0;
+    L.chunk_ptr[c + 1] = CCOOChunkBytes(f, (int)B, (int)K); /* sizes, scanned below */
   }
   /* 5. chunk pointers */
   for (int64_t c = 0; c < st->nchunks; c++) L.chunk_ptr[c + 1] += L.chunk_ptr[c];
@@ -278,34 +239,27 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
   /* 6. fill */
   L.blob.assign(st->blob_bytes, 0);
   L.vals.assign(st->padded, 0.0);
-  const int mw = CCOOMaskBytes(K);
   for (int64_t c = 0; c < st->nchunks; c++) {
     const unsigned f    = L.fmt[c];
     const int      code = (f >> 1) & 3;
     uint8_t       *p    = L.blob.data() + L.chunk_ptr[c];
-    uint8_t       *colp = p + ((f & CCOO_SINGLE) ? 0 : (span ? mw : 1) * B), *idx = colp + (C << code);
+    if (!(f & CCOO_SINGLE)) {
+      for (PetscInt t = 0; t < B; t++) p[t] = (uint8_t)(slot_row[c * B + t] - L.row_base[c]);
+      p += B;
+    }
+    uint8_t *idx = p + (C << code);
     for (PetscInt t = 0; t < B; t++) {
       const int64_t s = c * B + t;
-      GetSlot(gstart, A, K, span, s, &q);
-      if (!(f & CCOO_SINGLE)) {
-        if (!span) p[t] = (uint8_t)(q.row[0] - L.row_base[c]);
-        else {
-          uint32_t mask = 0;
-          for (int k = 0; k < K; k++)
-            if (q.start[k] && (t > 0 || k > 0)) mask |= 1u << k;
-          if (mw == 1) Put<uint8_t>(p, t, mask);
-          else Put<uint16_t>(p, t, mask);
-        }
-      }
       for (PetscInt k = 0; k < K; k++) {
-        const int64_t  qq   = (int64_t)k * B + t, e = q.pos[k];
-        const bool     real = e >= 0;
+        const int64_t  q    = (int64_t)k * B + t;
+        const bool     real = k < L.slot_cnt[s];
+        const int64_t  e    = L.slot_src[s] + k;
         const uint32_t off  = real ? (uint32_t)(A.j[e] - L.col_base[c]) : CCOOSentinel(code);
-        if (code == 0) Put<uint8_t>(colp, qq, off);
-        else if (code == 1) Put<uint16_t>(colp, qq, off);
-        else Put<uint32_t>(colp, qq, off);
-        if (f & CCOO_HAS_IDX) idx[qq] = real ? (uint8_t)LutFind(L.lut, CCOOBits(A.a[e])) : 0;
-        L.vals[c * C + qq] = real ? A.a[e] : 0.0;
+        if (code == 0) Put<uint8_t>(p, q, off);
+        else if (code == 1) Put<uint16_t>(p, q, off);
+        else Put<uint32_t>(p, q, off);
+        if (f & CCOO_HAS_IDX) idx[q] = real ? (uint8_t)LutFind(L.lut, CCOOBits(A.a[e])) : 0;
+        L.vals[c * C + q] = real ? A.a[e] : 0.0;
       }
     }
   }
@@ -313,25 +267,10 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the chunk's column section (after the row offsets or start masks) */
-static const uint8_t *ColSection(const CCOOLayout &L, int64_t c)
-{
-  const unsigned f = L.fmt[c];
-  return L.blob.data() + L.chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : (int64_t)L.B * (L.span ? CCOOMaskBytes(L.K) : 1));
-}
-
-/* the start mask of slot t of a span chunk with a row section */
-static uint32_t SlotMask(const CCOOLayout &L, int64_t c, PetscInt t)
-{
-  const uint8_t *p = L.blob.data() + L.chunk_ptr[c];
-  return CCOOMaskBytes(L.K) == 1 ? p[t] : Get(p, t, 1);
-}
-
 /*
   CCOORefreshHostLayout - same pattern, new values: lut[i] = a[rep[i]]; a chunk with indices keeps table
   values iff every new value equals its table entry bit for bit, else it takes plain values; plain
-  chunks get their new values. Nothing else changes. A slot's real entries (the non-sentinel ones, in
-  entry order) hold the CSR values slot_src, slot_src + 1, ...
+  chunks get their new values. Nothing else changes.
 */
 PetscErrorCode CCOORefreshHostLayout(const SpMVHostCsr &A, CCOOLayout *Lp, CCOOStats *st)
 {
@@ -342,17 +281,17 @@ PetscErrorCode CCOORefreshHostLayout(const SpMVHostCsr &A, CCOOLayout *Lp, CCOOS
   PetscFunctionBegin;
   for (std::size_t i = 0; i < L.lut.size(); i++) L.lut[i] = CCOOBits(A.a[L.rep[i]]);
   for (int64_t c = 0; c < L.nchunks; c++) {
-    const unsigned f = L.fmt[c];
-    const int      code = (f >> 1) & 3;
-    const uint8_t *colp = ColSection(L, c), *idx = colp + (C << code);
-    const uint32_t sent = CCOOSentinel(code);
-    bool           use  = (f & CCOO_HAS_IDX) != 0;
-    for (PetscInt t = 0; t < B && use; t++)
-      for (PetscInt k = 0, jj = 0; k < K && use; k++)
-        if (Get(colp, (int64_t)k * B + t, code) != sent) use = CCOOBits(A.a[L.slot_src[c * B + t] + jj++]) == L.lut[idx[k * B + t]];
+    unsigned f   = L.fmt[c];
+    bool     use = false;
+    if (f & CCOO_HAS_IDX) {
+      const uint8_t *idx = L.blob.data() + L.chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3));
+      use                = true;
+      for (PetscInt t = 0; t < B && use; t++)
+        for (PetscInt k = 0; k < L.slot_cnt[c * B + t] && use; k++) use = CCOOBits(A.a[L.slot_src[c * B + t] + k]) == L.lut[idx[k * B + t]];
+    }
     if (!use)
       for (PetscInt t = 0; t < B; t++)
-        for (PetscInt k = 0, jj = 0; k < K; k++) L.vals[c * C + k * B + t] = Get(colp, (int64_t)k * B + t, code) != sent ? A.a[L.slot_src[c * B + t] + jj++] : 0.0;
+        for (PetscInt k = 0; k < K; k++) L.vals[c * C + k * B + t] = k < L.slot_cnt[c * B + t] ? A.a[L.slot_src[c * B + t] + k] : 0.0;
     L.fmt[c] = (uint8_t)((f & ~CCOO_LUT_MODE) | (use ? CCOO_LUT_MODE : 0u));
   }
   CCOOCountChunks(L, st);
@@ -377,20 +316,17 @@ void CCOOMultHost(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y, boo
     const int      code = (f >> 1) & 3, rb = L.row_base[c], cb = L.col_base[c];
     const bool     single = f & CCOO_SINGLE, lutmode = f & CCOO_LUT_MODE;
     const uint8_t *p      = L.blob.data() + L.chunk_ptr[c];
-    const uint8_t *colp   = ColSection(L, c), *idx = colp + (C << code);
+    const uint8_t *colp   = p + (single ? 0 : B), *idx = colp + (C << code);
     const uint32_t sent   = CCOOSentinel(code);
-    PetscInt       r      = rb;
     for (PetscInt t = 0; t < B; t++) {
-      const uint32_t mask = L.span && !single ? SlotMask(L, c, t) : 0;
-      if (!L.span) r = rb + (single ? 0 : p[t]);
+      const PetscInt r = rb + (single ? 0 : p[t]);
+      if (r != row) {
+        if (row >= 0) y[row] = acc;
+        row = r;
+        acc = add ? y[r] : 0.0;
+      }
       for (PetscInt k = 0; k < K; k++) {
-        const int64_t q = (int64_t)k * B + t;
-        r += (mask >> k) & 1;
-        if (r != row) {
-          if (row >= 0) y[row] = acc;
-          row = r;
-          acc = add ? y[r] : 0.0;
-        }
+        const int64_t  q   = (int64_t)k * B + t;
         const uint32_t off = Get(colp, q, code);
         if (off == sent) continue;
         acc += (lutmode ? CCOOFromBits(L.lut[idx[q]]) : L.vals[c * C + q]) * x[(int64_t)cb + off];
@@ -400,103 +336,6 @@ void CCOOMultHost(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y, boo
   if (row >= 0) y[row] = acc;
 }
 
-namespace {
-/* element of the span kernel's block scan: has a row start, open sum, start count */
-struct SpanScan {
-  bool   f;
-  double v;
-  int    c;
-};
-SpanScan Combine(const SpanScan &a, const SpanScan &b) { return {a.f || b.f, b.f ? b.v : a.v + b.v, a.c + b.c}; }
-
-/*
-  One span chunk with a row section, as the kernel runs it: thread t's products (sentinels -0.0), its
-  open sum after the last start (all of it without a start) and start count; a Hillis-Steele inclusive
-  scan per warp (shuffles up by 1, 2, 4, 8, 16), warp totals folded in order, the exclusive prefix of
-  thread t = (warps before) + (lanes before); then each thread walks its entries again: at a start it
-  stores the row it closes (the first: exclusive prefix + head, crossing if it is the chunk's first row
-  and that continues from the previous chunk), the last thread stores the row open at the end.
-*/
-void EmulateSpanChunk(const CCOOLayout &L, int64_t c, const PetscScalar *x, PetscScalar *y, bool add)
-{
-  const PetscInt B = L.B, K = L.K, nw = (B + 31) / 32;
-  const int64_t  C = (int64_t)B * K;
-  const unsigned f = L.fmt[c];
-  const int      code = (f >> 1) & 3, rb = L.row_base[c], cb = L.col_base[c];
-  const bool     lutmode = f & CCOO_LUT_MODE;
-  const uint8_t *colp = ColSection(L, c), *idx = colp + (C << code);
-  const uint32_t sent = CCOOSentinel(code);
-  const double   Z    = add ? -0.0 : 0.0;
-  std::vector<double>   pv(B * K);
-  std::vector<uint32_t> mask(B);
-  std::vector<SpanScan> in(B), inc(B), snap(B), agg(nw);
-
-  for (PetscInt t = 0; t < B; t++) {
-    mask[t]    = SlotMask(L, c, t);
-    double acc = Z;
-    bool   has = false;
-    for (PetscInt k = 0; k < K; k++) {
-      const int64_t  q   = (int64_t)k * B + t;
-      const uint32_t off = Get(colp, q, code);
-      pv[t * K + k]      = off != sent ? (lutmode ? CCOOFromBits(L.lut[idx[q]]) : L.vals[c * C + q]) * x[(int64_t)cb + off] : -0.0;
-      if ((mask[t] >> k) & 1) {
-        has = true;
-        acc = Z;
-      }
-      acc += pv[t * K + k];
-    }
-    in[t] = {has, acc, __builtin_popcount(mask[t])};
-  }
-  inc = in;
-  for (PetscInt w = 0; w < nw; w++) {
-    const PetscInt lanes = std::min<PetscInt>(32, B - 32 * w), b0 = 32 * w;
-    for (PetscInt d = 1; d < 32; d <<= 1) {
-      for (PetscInt lane = 0; lane < lanes; lane++) snap[b0 + lane] = inc[b0 + lane];
-      for (PetscInt lane = d; lane < lanes; lane++) inc[b0 + lane] = Combine(snap[b0 + lane - d], snap[b0 + lane]);
-    }
-    agg[w] = inc[b0 + lanes - 1];
-  }
-  for (PetscInt t = 0; t < B; t++) {
-    const PetscInt w = t / 32, lane = t % 32;
-    bool           have = false;
-    SpanScan       E    = {false, Z, 0};
-    if (w > 0) {
-      E = agg[0];
-      for (PetscInt i = 1; i < w; i++) E = Combine(E, agg[i]);
-      have = true;
-    }
-    if (lane > 0) {
-      E    = have ? Combine(E, inc[t - 1]) : inc[t - 1];
-      have = true;
-    }
-    const double carry = have ? E.v : Z;
-    const int    P     = have ? E.c : 0;
-    double       acc   = Z;
-    int          seg   = 0;
-    for (PetscInt k = 0; k < K; k++) {
-      if ((mask[t] >> k) & 1) {
-        const bool cross = seg == 0 && P == 0 && (f & CCOO_CONT_PREV);
-        const int  r     = rb + P + seg;
-        const double s   = seg == 0 ? carry + acc : acc;
-        if (cross || add) y[r] += s;
-        else y[r] = s;
-        seg++;
-        acc = Z;
-      }
-      acc += pv[t * K + k];
-    }
-    if (t == B - 1) {
-      const int    cnt   = in[t].c;
-      const bool   cross = (f & CCOO_CONT_NEXT) || (P + cnt == 0 && (f & CCOO_CONT_PREV));
-      const int    r     = rb + P + cnt;
-      const double s     = in[t].f ? acc : carry + acc;
-      if (cross || add) y[r] += s;
-      else y[r] = s;
-    }
-  }
-}
-} // namespace
-
 /*
   CCOOEmulateKernel - y = A x (add = false: y need not be initialised) or y += A x, by the kernel's
   algorithm: zero the crossing rows (y = A x), then per chunk (in a scrambled order): each thread sums
@@ -504,7 +343,7 @@ void EmulateSpanChunk(const CCOOLayout &L, int64_t c, const PetscScalar *x, Pets
   chunks sum the warps and store once,
   other chunks run the warp segmented suffix scan (lane + l < warp width), and each row's true head adds
   the first-segment sums of the following warps and stores: "atomically" (+=) for crossing rows, plainly
-  otherwise. Span chunks: EmulateSpanChunk.
+  otherwise.
 */
 void CCOOEmulateKernel(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y, bool add)
 {
@@ -526,10 +365,6 @@ void CCOOEmulateKernel(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y
     const unsigned f    = L.fmt[c];
     const int      code = (f >> 1) & 3, rb = L.row_base[c], cb = L.col_base[c];
     const bool     single = f & CCOO_SINGLE, lutmode = f & CCOO_LUT_MODE;
-    if (L.span && !single) {
-      EmulateSpanChunk(L, c, x, y, add);
-      continue;
-    }
     const uint8_t *p      = L.blob.data() + L.chunk_ptr[c];
     for (PetscInt t = 0; t < B; t++) ro[t] = single ? 0 : p[t];
     if (!single) p += B;
@@ -582,9 +417,7 @@ void CCOOEmulateKernel(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y
   }
 }
 
-/* CCOOCheckLayout - see ccoo.h. The expected entries are derived here row by row, independently of the
-   builder: entry (s, k) of slot s (logical index s K + k) has its row, its CSR position (-1: sentinel)
-   and whether it begins a row. */
+/* CCOOCheckLayout - see ccoo.h */
 PetscErrorCode CCOOCheckLayout(const CCOOOptions &o, const SpMVHostCsr &A, const CCOOLayout &L)
 {
   const PetscInt B = L.B, K = L.K, m = A.m;
@@ -593,13 +426,8 @@ PetscErrorCode CCOOCheckLayout(const CCOOOptions &o, const SpMVHostCsr &A, const
   PetscFunctionBegin;
   PetscCheck(L.m == m && L.n == A.n && L.nnz == A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO layout of %" PetscInt_FMT "x%" PetscInt_FMT " (%" PetscInt64_FMT " nonzeros) for a %" PetscInt_FMT "x%" PetscInt_FMT " CSR with %" PetscInt64_FMT, L.m, L.n, (PetscInt64)L.nnz, m, A.n, (PetscInt64)A.nnz);
   PetscCheck(B >= 1 && B <= 256 && CCOOValidK(K), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO B %" PetscInt_FMT " K %" PetscInt_FMT, B, K);
-  PetscCheck(L.span == (o.span_rows == PETSC_TRUE), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO layout span %d, option %d", (int)L.span, (int)o.span_rows);
-  int64_t S = 0, E = 0; /* slots; stream entries (span) */
-  for (PetscInt r = 0; r < m; r++) {
-    S += CCOOSlots(A.i[r + 1] - A.i[r], (int)K);
-    E += CCOOSlots(A.i[r + 1] - A.i[r], 1);
-  }
-  if (L.span) S = (E + K - 1) / K;
+  int64_t S = 0;
+  for (PetscInt r = 0; r < m; r++) S += CCOOSlots(A.i[r + 1] - A.i[r], (int)K);
   PetscCheck(L.S == S && L.nchunks == (S + B - 1) / B, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO slots %" PetscInt64_FMT " chunks %" PetscInt64_FMT ", expected %" PetscInt64_FMT " %" PetscInt64_FMT, (PetscInt64)L.S, (PetscInt64)L.nchunks, (PetscInt64)S, (PetscInt64)((S + B - 1) / B));
   const int64_t nc = L.nchunks;
   PetscCheck((int64_t)L.fmt.size() == nc && (int64_t)L.row_base.size() == nc && (int64_t)L.col_base.size() == nc && (int64_t)L.chunk_ptr.size() == nc + 1 && (int64_t)L.vals.size() == nc * C && (int64_t)L.slot_src.size() == nc * B && (int64_t)L.slot_cnt.size() == nc * B && L.lut.size() == L.rep.size() && L.lut.size() <= 256 && (int64_t)L.blob.size() == L.chunk_ptr[nc] && L.chunk_ptr[0] == 0,
@@ -608,78 +436,58 @@ PetscErrorCode CCOOCheckLayout(const CCOOOptions &o, const SpMVHostCsr &A, const
     PetscCheck(L.rep[i] >= 0 && L.rep[i] < A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO table entry %zu: representative %d out of range", i, L.rep[i]);
     PetscCheck(CCOOBits(A.a[L.rep[i]]) == L.lut[i], PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO table entry %zu differs from the value at its representative %d", i, L.rep[i]);
   }
-  /* the expected entries, row by row; the tail carries the last row */
-  std::vector<PetscInt> erow(nc * C, m - 1);
-  std::vector<int64_t>  epos(nc * C, -1);
-  std::vector<uint8_t>  estart(nc * C, 0);
-  int64_t               used = 0; /* entries before the tail */
+  /* slots: walk the rows in order */
+  int64_t  s = 0;
+  std::vector<PetscInt> slot_row(nc * B, m - 1);
   for (PetscInt r = 0; r < m; r++) {
-    const int64_t len = A.i[r + 1] - A.i[r], n = L.span ? std::max<int64_t>(len, 1) : CCOOSlots(len, (int)K) * K;
-    for (int64_t j = 0; j < n; j++, used++) {
-      erow[used]   = r;
-      epos[used]   = j < len ? A.i[r] + j : -1;
-      estart[used] = j == 0;
+    const int64_t len = A.i[r + 1] - A.i[r], ns = CCOOSlots(len, (int)K);
+    for (int64_t g = 0; g < ns; g++, s++) {
+      slot_row[s] = r;
+      PetscCheck(L.slot_src[s] == A.i[r] + g * K && L.slot_cnt[s] == std::max<int64_t>(0, std::min<int64_t>(K, len - g * K)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO slot %" PetscInt64_FMT " (row %" PetscInt_FMT ", group %" PetscInt64_FMT "): src %d cnt %d", (PetscInt64)s, r, (PetscInt64)g, L.slot_src[s], (int)L.slot_cnt[s]);
     }
   }
-  auto Src = [&](int64_t e) -> int64_t { return epos[e] >= 0 ? epos[e] : e >= used ? A.nnz : (int64_t)A.i[erow[e]]; }; /* a sentinel first: an empty row */
-  for (int64_t s = 0; s < nc * B; s++) {
-    int cnt = 0;
-    for (PetscInt k = 0; k < K; k++) {
-      const int64_t e = s * K + k;
-      if (epos[e] < 0) continue;
-      PetscCheck(epos[e] == Src(s * K) + cnt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO slot %" PetscInt64_FMT ": real entries are not consecutive in the CSR", (PetscInt64)s);
-      cnt++;
-    }
-    PetscCheck(L.slot_src[s] == Src(s * K) && L.slot_cnt[s] == cnt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO slot %" PetscInt64_FMT " (row %" PetscInt_FMT "): src %d cnt %d, expected %" PetscInt64_FMT " %d", (PetscInt64)s, erow[s * K], L.slot_src[s], (int)L.slot_cnt[s], (PetscInt64)Src(s * K), cnt);
-  }
+  for (; s < nc * B; s++) PetscCheck(L.slot_src[s] == A.nnz && L.slot_cnt[s] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO tail slot %" PetscInt64_FMT ": src %d cnt %d", (PetscInt64)s, L.slot_src[s], (int)L.slot_cnt[s]);
   for (int64_t c = 0; c < nc; c++) {
     const unsigned f = L.fmt[c];
     const int      code = (f >> 1) & 3;
     PetscCheck(code <= 2 && f < 128, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": bad fmt %u", (PetscInt64)c, f);
-    PetscCheck(L.chunk_ptr[c + 1] - L.chunk_ptr[c] == CCOOChunkBytes(f, (int)B, (int)K, L.span), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": size differs from its encoding", (PetscInt64)c);
-    const int64_t  e0 = c * C;
-    const PetscInt r0 = erow[e0], rl = erow[e0 + C - 1];
-    const bool     prev = e0 < used && !estart[e0], next = e0 + C < used && !estart[e0 + C];
+    PetscCheck(L.chunk_ptr[c + 1] - L.chunk_ptr[c] == CCOOChunkBytes(f, (int)B, (int)K), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": size differs from its encoding", (PetscInt64)c);
+    const PetscInt r0 = slot_row[c * B], rl = slot_row[c * B + B - 1];
+    const bool     prev = c > 0 && slot_row[c * B - 1] == r0 && c * B < S, next = c + 1 < nc && slot_row[c * B + B] == rl && c * B + B < S;
     PetscCheck(L.row_base[c] == r0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": row_base %d, expected %" PetscInt_FMT, (PetscInt64)c, L.row_base[c], r0);
     PetscCheck(((f & CCOO_SINGLE) != 0) == (o.single_row && r0 == rl), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": single-row flag %d, rows %" PetscInt_FMT "..%" PetscInt_FMT, (PetscInt64)c, (f & CCOO_SINGLE) != 0, r0, rl);
     PetscCheck(((f & CCOO_CONT_PREV) != 0) == prev && ((f & CCOO_CONT_NEXT) != 0) == next, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": crossing flags %u, expected prev %d next %d", (PetscInt64)c, f & (CCOO_CONT_PREV | CCOO_CONT_NEXT), prev, next);
     PetscCheck(!(f & CCOO_LUT_MODE) || (f & CCOO_HAS_IDX), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": table values without indices", (PetscInt64)c);
     PetscCheck(!(f & CCOO_HAS_IDX) || !L.lut.empty(), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": indices without a table", (PetscInt64)c);
-    if (!(f & CCOO_SINGLE))
-      for (PetscInt t = 0; t < B; t++) {
-        const int64_t e = e0 + t * K;
-        if (!L.span) {
-          const int got = L.blob[L.chunk_ptr[c] + t];
-          PetscCheck(got == erow[e] - r0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " thread %" PetscInt_FMT ": row offset %d, expected %" PetscInt_FMT, (PetscInt64)c, t, got, erow[e] - r0);
-        } else {
-          uint32_t expect = 0;
-          for (PetscInt k = 0; k < K; k++)
-            if (estart[e + k] && (t > 0 || k > 0)) expect |= 1u << k;
-          PetscCheck(SlotMask(L, c, t) == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " thread %" PetscInt_FMT ": start mask %#x, expected %#x", (PetscInt64)c, t, SlotMask(L, c, t), expect);
-        }
-      }
-    const uint8_t *p = ColSection(L, c), *idx = p + (C << code);
+    const uint8_t *p = L.blob.data() + L.chunk_ptr[c];
+    if (!(f & CCOO_SINGLE)) {
+      for (PetscInt t = 0; t < B; t++) PetscCheck(p[t] == slot_row[c * B + t] - r0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " thread %" PetscInt_FMT ": row offset %d, expected %" PetscInt_FMT, (PetscInt64)c, t, p[t], slot_row[c * B + t] - r0);
+      p += B;
+    }
+    const uint8_t *idx = p + (C << code);
     int            mn = INT_MAX, mx = -1;
-    bool           differs = false; /* some value differs from its table entry */
     for (PetscInt t = 0; t < B; t++)
       for (PetscInt k = 0; k < K; k++) {
-        const int64_t  q = (int64_t)k * B + t, e = epos[e0 + t * K + k];
+        const int64_t  q = (int64_t)k * B + t, e = L.slot_src[c * B + t] + k;
         const uint32_t off = Get(p, q, code);
-        if (e < 0) {
+        if (k >= L.slot_cnt[c * B + t]) {
           PetscCheck(off == CCOOSentinel(code), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " entry (%" PetscInt_FMT ",%" PetscInt_FMT "): padding without the sentinel", (PetscInt64)c, t, k);
           continue;
         }
         PetscCheck(off != CCOOSentinel(code) && (int64_t)L.col_base[c] + off == A.j[e], PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " entry (%" PetscInt_FMT ",%" PetscInt_FMT "): column %lld, CSR %lld", (PetscInt64)c, t, k, (long long)L.col_base[c] + off, (long long)A.j[e]);
         mn = std::min(mn, (int)A.j[e]);
         mx = std::max(mx, (int)A.j[e]);
-        if (f & CCOO_HAS_IDX) differs = differs || idx[q] >= L.lut.size() || L.lut[idx[q]] != CCOOBits(A.a[e]);
         if (f & CCOO_LUT_MODE) PetscCheck(idx[q] < L.lut.size() && L.lut[idx[q]] == CCOOBits(A.a[e]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " entry (%" PetscInt_FMT ",%" PetscInt_FMT "): table value differs from the CSR bit for bit", (PetscInt64)c, t, k);
         else PetscCheck(CCOOBits(L.vals[c * C + q]) == CCOOBits(A.a[e]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT " entry (%" PetscInt_FMT ",%" PetscInt_FMT "): plain value differs from the CSR bit for bit", (PetscInt64)c, t, k);
       }
     PetscCheck(L.col_base[c] == (mx >= 0 ? mn : 0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": col_base %d, smallest column %d", (PetscInt64)c, L.col_base[c], mn);
     PetscCheck(code == CCOOWidthCode(mx >= 0 ? (int64_t)mx - mn : 0, (int)o.col_bits), PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": width code %d is not the narrowest allowed", (PetscInt64)c, code);
-    /* fell back at a refresh: some value must differ from its entry */
-    PetscCheck((f & CCOO_LUT_MODE) || !(f & CCOO_HAS_IDX) || differs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": plain values although every value matches its table entry", (PetscInt64)c);
+    if (!(f & CCOO_LUT_MODE) && (f & CCOO_HAS_IDX)) { /* fell back at a refresh: some value must differ from its entry */
+      bool differs = false;
+      for (PetscInt t = 0; t < B && !differs; t++)
+        for (PetscInt k = 0; k < L.slot_cnt[c * B + t] && !differs; k++) differs = idx[k * B + t] >= L.lut.size() || L.lut[idx[k * B + t]] != CCOOBits(A.a[L.slot_src[c * B + t] + k]);
+      PetscCheck(differs, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO chunk %" PetscInt64_FMT ": plain values although every value matches its table entry", (PetscInt64)c);
+    }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
