@@ -14,6 +14,7 @@
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
+#include "spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/seq/aij.h>
 #include <vector>
@@ -103,8 +104,7 @@ namespace {
 PetscErrorCode FreeDeviceCsr(Mat_SeqAIJSpMV *c)
 {
   PetscFunctionBegin;
-  for (void *p : {(void *)c->di, (void *)c->dj, (void *)c->da, (void *)c->dx, (void *)c->dy})
-    if (p) PetscCallCUDA(cudaFree(p));
+  PetscCall(spmv::DeviceFree({c->di, c->dj, c->da, c->dx, c->dy}));
   c->di = c->dj = nullptr;
   c->da = c->dx = c->dy = nullptr;
   c->dnnz               = 0;

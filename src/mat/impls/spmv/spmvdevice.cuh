@@ -1,5 +1,6 @@
 /*
-   Host-side CUDA helpers shared by the format .cu files (argcsr, brc, ccoo, segsum, suraa): grid sizes,
+   Host-side CUDA helpers shared by the format .cu files (argcsr, brc, ccoo, segsum, suraa) and the
+   generic type (aijspmv.cu): grid sizes,
    device allocation and release, the CUB scratch buffer and its scans, downloads for Verify. Host code
    only, no kernels; every function behaves exactly as the per-file copies it replaces.
 

@@ -274,8 +274,7 @@ public:
     WindowKeys<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, W, lbits, st.maxlen, len, key);
     SpMVCheckLaunch();
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
-    tmpbytes = need;
-    PetscCall(spmv::DeviceAlloc((char **)&tmp, tmpbytes, nullptr));
+    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, sizeof(*sums), s));
     GatherLen<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, srows, len, slen, st.B2, sums);
