@@ -35,9 +35,9 @@ HAVE_NVML := $(shell ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml.so.1 ' && e
 RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:-}
 HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
-EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
+EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
-TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
+TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
 endif
 
 .PHONY: lib run test gpu bench clean distclean
@@ -57,8 +57,11 @@ $(LIB): $(OBJ)
 	@mkdir -p $(@D)
 	$(CXX_LINKER) -shared -fPIC -Wl,-soname,libpetscspmv.so -o $@ $^ $(PETSC_LIB)
 
-# PETSc's own ex19, unmodified, from the PETSc source tree
+# PETSc's own ex19 (SNES) and ex56 (3D elasticity, GAMG), unmodified, from the PETSc source tree
 $(BUILD)/bin/ex19: $(PETSC_DIR)/src/snes/tutorials/ex19.c
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+$(BUILD)/bin/ex56: $(PETSC_DIR)/src/ksp/ksp/tutorials/ex56.c
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
 $(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)

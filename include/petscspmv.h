@@ -30,6 +30,7 @@
 
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
+PETSC_EXTERN PetscErrorCode MatSpMVGetFormat(Mat, const char *[]);
 
 /* PCType of the polynomial preconditioner p(A) ~ A^-1 (src/ksp/pc/impls/poly/poly.c) */
 #define PCPOLY "poly"

@@ -50,6 +50,14 @@ same_newton() {
     awk '{ if ($2 == "" || $2 > 1.25 * $1 + 2 || $2 < 0.75 * $1 - 2) bad = 1; n++ } END { exit (bad || n == 0) }'
 }
 on_ranks() { local NP=$1; shift; "$@"; }   # same_convergence under mpiexec -n NP
+# same_ex56 NAME TYPE ARGS...: PETSc's ex56 (3D elasticity, CG + GAMG) with aij and with TYPE: the same iterations
+same_ex56() {
+  local name=$1 type=$2; shift 2
+  local ex="${NP:+$MPIEXEC -n $NP} $BIN/ex56 -dll_append $LIB -ne 7 -ksp_type cg -pc_type gamg -ksp_converged_reason -ksp_rtol 1e-8 $*"
+  $ex -mat_type aij > "$LOG/$name.aij.log" 2>&1 && $ex -mat_type $type > "$LOG/$name.$type.log" 2>&1 &&
+    grep "Linear solve converged" "$LOG/$name.aij.log" > "$LOG/$name.aij.its" && grep "Linear solve converged" "$LOG/$name.$type.log" > "$LOG/$name.$type.its" &&
+    [ -s "$LOG/$name.aij.its" ] && diff "$LOG/$name.aij.its" "$LOG/$name.$type.its"
+}
 ex19_type() { local t=$1; shift; "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $t -da_grid_x 16 -da_grid_y 16 "$@"; }
 ex19_brc() { ex19_type brc "$@"; }
 grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
@@ -80,6 +88,12 @@ for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
 for T in $TYPES; do
   # 2. Mat operations through PETSc: convert, duplicate, copy, MatSetValues after assembly, bind, NaN, options
   run ${T}_matops                 "$BIN/test_matops" -type $T -seed "$SEED" ${OPT_GOOD[$T]:+-opt_good ${OPT_GOOD[$T]}} ${OPT_BAD[$T]:+-opt_bad ${OPT_BAD[$T]}}
+  # 2b. every operation of the parent (COO assembly, transposes, scale/shift/AXPY, diagonal and row operations,
+  #     copy/duplicate/convert, bind) and matrix products of plugin-typed operands, against AIJ
+  run ${T}_aijops                 "$BIN/test_aijops" -type $T -seed "$SEED"
+  # GAMG (PtAP of plugin-typed operands, restriction by MatMultTranspose) in CG: the same iterations as AIJ
+  run ${T}_ex56_gamg              same_ex56 ${T}_ex56_gamg $T
+  run ${T}_ex56_gamg_n8           on_ranks 8 same_ex56 ${T}_ex56_gamg_n8 $T -ne 11
   # 3. KSP: GMRES and BiCGSTAB with none / Jacobi / ILU, same iterations and solutions (1e-10) as AIJ
   run ${T}_ksp_cage10             "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx"
   run ${T}_ksp_stencil27          "$BIN/test_ksp" -type $T -matrix "stencil27:n=14"
@@ -113,7 +127,7 @@ for T in $TYPES; do
     run ${T}_mpi_ex19_n$np        on_ranks $np same_convergence ${T}_mpi_ex19_n$np $T
   done
   run ${T}_mpi_ksp_empty_rank     $MPIEXEC -n 3 "$BIN/test_ksp" -type $T -matrix "banded:m=2,bw=1" -pc_types jacobi -ksp_types gmres
-  run ${T}_mpi_ex19_view          grep_run "mpiaij$T: diagonal and off-diagonal blocks are seqaij$T" $MPIEXEC -n 2 "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $T -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
+  run ${T}_mpi_ex19_view          grep_run "mpiaij$T: diagonal and off-diagonal blocks are seqaij[a-z]* matrices with the $T format" $MPIEXEC -n 2 "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $T -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
   run ${T}_solve_mtx              grep_run "seqaij$T: " "$BIN/spmv_solve" -f "$MATRICES/nasa4704.mtx" -mat_type $T -ksp_type cg -pc_type jacobi -ksp_max_it 5000
 done
 # 6. bad input: clear PETSc errors (each format adds its own)

@@ -52,10 +52,20 @@ static PetscErrorCode CheckTypes(Mat B, const char *mpitype, const char *seqtype
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)B), &size));
   PetscCall(PetscObjectTypeCompare((PetscObject)B, size > 1 ? mpitype : seqtype, &ok));
   PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "wrong type, expected %s", size > 1 ? mpitype : seqtype);
-  if (size > 1) {
+  if (size > 1) { /* the blocks are the parent's block type (seqaijcusparse, or seqaij without a GPU) with the format on them */
+    const char *oa = NULL, *ob = NULL;
     PetscCall(MatMPIAIJGetSeqAIJ(B, &Ad, &Ao, NULL));
-    PetscCall(PetscObjectTypeCompare((PetscObject)Ad, seqtype, &oka));
-    PetscCall(PetscObjectTypeCompare((PetscObject)Ao, seqtype, &okb));
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)Ad, MATSEQAIJ, &oka));
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)Ao, MATSEQAIJ, &okb));
+    PetscCall(MatSpMVGetFormat(Ad, &oa));
+    PetscCall(MatSpMVGetFormat(Ao, &ob));
+    if (strcmp(seqtype, MATSEQAIJ)) { /* a plugin type: the blocks carry its overlay */
+      oka = (PetscBool)(oka && oa);
+      okb = (PetscBool)(okb && ob);
+    } else { /* converted back: plain blocks */
+      oka = (PetscBool)(oka && !oa);
+      okb = (PetscBool)(okb && !ob);
+    }
     PetscCheck(oka && okb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "blocks are not %s", seqtype);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

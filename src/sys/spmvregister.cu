@@ -59,7 +59,6 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   initialized = PETSC_TRUE;
   PetscCall(PetscRegisterFinalize(PetscSpMVFinalizePackage));
   PetscCall(MatInitializePackage());
-  PetscCall(PetscLogEventRegister("MatSpMVCopyToGPU", MAT_CLASSID, &MAT_SpMV_CopyToGPU));
   PetscCall(PetscLogEventRegister("MatSpMVBuild", MAT_CLASSID, &MAT_SpMV_Build));
   PetscCall(PetscLogEventRegister("MatSpMVRefresh", MAT_CLASSID, &MAT_SpMV_Refresh));
   for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));

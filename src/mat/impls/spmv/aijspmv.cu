@@ -1,50 +1,84 @@
 /*
-   The generic sequential type seqaij<fmt>: a SeqAIJ matrix whose MatMult/MatMultAdd run a sparse format
-   on the GPU. Written once for every format (spmvformat.h is the contract).
+   The generic sequential type seqaij<fmt>: an aijcusparse matrix (SeqAIJ without a GPU) whose MatMult and
+   MatMultAdd run a sparse format. Written once for every format (spmvformat.h is the contract).
 
-   - The host CSR stays the source of truth: assembly, MatSetValues, FD coloring, ILU, MatGetRow,
-     MatMultTranspose ... all use the parent's (SeqAIJ) operations, saved at creation.
-   - The format is built lazily at the first product after a change: a new nonzero pattern
-     (A->nonzerostate) rebuilds it, changed values only (object state) refresh it. Because the GPU never
-     writes the matrix, comparing the states is the whole invalidation protocol.
-   - With a GPU: the CSR is uploaded, the format built from it on the device, products run on PETSc's
-     current stream with no host synchronization. Host vectors are staged through the device.
-   - Without a GPU (or -mat_spmv_host_reference): the format's host reference executes the products.
-   - MatBindToCPU(A, PETSC_TRUE): the parent's CSR products on the host.
+   - Everything else is the parent's: assembly, MatSetValues(COO) with host or device values, transposes,
+     MatScale/MatShift/MatAXPY/..., matrix products (PtAP in GAMG), factorizations, MatBindToCPU. The parent
+     keeps the CSR (on the device with aijcusparse) and its host/device state.
+   - The format is built from the parent's device CSR (MatSeqAIJCUSPARSEGetIJ/GetArrayRead) at the first
+     product after a change: a new nonzero pattern (A->nonzerostate, or new device arrays) rebuilds it, new
+     values (object state; the parent increases it for device writes too) refresh it, from device memory.
+   - Without a GPU (or -mat_spmv_host_reference): the format's host reference runs the products on the host CSR.
+
+   The overlay. PETSc's aijcusparse code checks type names exactly (PetscCheckTypeName(A, "seqaijcusparse")
+   in GetIJ/GetArray/..., type compares in the product dispatch), so a matrix named seqaij<fmt> would fail
+   inside its own parent. Every operation and composed function the parent installed is therefore replaced
+   by a thunk that lends the plugin matrices among its arguments (and the operands of a product) the
+   parent's type name for the duration of the parent's call, then calls the parent's saved function. The
+   thunks are generated from the operation tables (no hand-written copy per operation), and re-captured after
+   MatBindToCPU, which swaps the parent's operations. The blocks of mpiaij<fmt> carry the overlay with the
+   parent's own name (seqaijcusparse), so the MPI parent's code sees plain aijcusparse blocks.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
 #include "spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/seq/aij.h>
+#include <array>
+#include <unordered_map>
 #include <vector>
 
-PetscLogEvent MAT_SpMV_CopyToGPU = 0, MAT_SpMV_Build = 0, MAT_SpMV_Refresh = 0;
+PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCUSPARSE(Mat);
+
+PetscLogEvent MAT_SpMV_Build = 0, MAT_SpMV_Refresh = 0;
 
 namespace {
+/* composed functions of the parent that reach type-checked code; the product ones are handled apart */
+enum ComposedId {
+  kSetPreallocationCOO,
+  kSetValuesCOO,
+  kCopySubArray,
+  kNumComposed
+};
+constexpr const char *kComposedNames[kNumComposed] = {"MatSetPreallocationCOO_C", "MatSetValuesCOO_C", "MatSeqAIJCopySubArray_C"};
+/* the parent's product dispatch, composed under names; all lead to the product thunk */
+constexpr const char *kProductNames[] = {"MatProductSetFromOptions_seqaijcusparse_seqdensecuda_C", "MatProductSetFromOptions_seqaijcusparse_seqdense_C", "MatProductSetFromOptions_seqaijcusparse_seqaijcusparse_C", "MatProductSetFromOptions_anytype_C"};
+
 struct Mat_SeqAIJSpMV {
   const SpMVFormatInfo *info = nullptr;
   SpMVFormat           *fmt  = nullptr;
-  /* the parent's operations we replace */
-  PetscErrorCode (*mult)(Mat, Vec, Vec)                        = nullptr;
-  PetscErrorCode (*multadd)(Mat, Vec, Vec, Vec)                = nullptr;
-  PetscErrorCode (*destroy)(Mat)                               = nullptr;
-  PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *)  = nullptr;
-  PetscErrorCode (*view)(Mat, PetscViewer)                     = nullptr;
-  PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)      = nullptr;
-  PetscErrorCode (*bindtocpu)(Mat, PetscBool)                  = nullptr;
+  char                  visible[64]; /* the type name users see: seqaij<fmt>, or the parent's for MPI blocks */
+  char                  parent[64];  /* seqaijcusparse, or seqaij without a GPU */
+  struct _MatOps        ops;         /* the parent's operations (re-captured after MatBindToCPU) */
+  Mat_SeqAIJOps         aops;        /* the parent's SeqAIJ array operations */
+  std::array<PetscErrorCode (*)(void), kNumComposed> composed{};
+  PetscErrorCode (*productsfo)(Mat) = nullptr; /* the parent's composed product dispatch (same for all names) */
 
-  PetscBool        gpu = PETSC_FALSE;      /* products on the device */
-  PetscBool        built = PETSC_FALSE;    /* the format holds the current matrix */
-  PetscBool        onhost = PETSC_FALSE;   /* ... built by the host reference */
-  PetscObjectState state = 0, nzstate = 0; /* of the matrix when built */
-  /* device CSR (32-bit indices) and staging buffers for host vectors */
-  int             *di = nullptr, *dj = nullptr;
-  PetscScalar     *da = nullptr, *dx = nullptr, *dy = nullptr;
-  PetscInt         dnnz = 0;
+  PetscBool        gpu    = PETSC_FALSE; /* products on the device */
+  PetscBool        built  = PETSC_FALSE; /* the format holds the current matrix */
+  PetscBool        onhost = PETSC_FALSE; /* ... built by the host reference */
+  PetscObjectState state = 0, nzstate = 0;
+  const int       *di = nullptr, *dj = nullptr; /* the device CSR the format was built from */
+  const PetscScalar *da = nullptr;
+  int             *ni = nullptr, *nj = nullptr; /* 32-bit copies of the indices (64-bit PetscInt builds only) */
+  PetscScalar     *dx = nullptr, *dy = nullptr; /* staging buffers for host vectors */
 };
 
-inline Mat_SeqAIJSpMV *Ctx(Mat A) { return (Mat_SeqAIJSpMV *)A->spptr; }
+/* The overlay of a matrix, keyed by its implementation data (Mat_SeqAIJ): the key moves with the data when
+   PETSc merges or replaces matrix headers (MatHeaderMerge keeps A's operations and composed objects but
+   takes C's data, and calls A's destroy with its composed objects hidden), so no composed object could. */
+std::unordered_map<const void *, Mat_SeqAIJSpMV *> &Overlays()
+{
+  static std::unordered_map<const void *, Mat_SeqAIJSpMV *> m;
+  return m;
+}
+
+Mat_SeqAIJSpMV *Ctx(Mat A)
+{
+  if (!A || !A->data) return nullptr;
+  auto it = Overlays().find(A->data);
+  return it == Overlays().end() ? nullptr : it->second;
+}
 
 std::vector<const SpMVFormatInfo *> &Registry()
 {
@@ -52,6 +86,238 @@ std::vector<const SpMVFormatInfo *> &Registry()
   return r;
 }
 
+/* Lends the plugin matrices among the given ones the parent's type name until the end of the scope; nests
+   (a matrix that already carries the parent's name is left alone). A product matrix brings its operands. */
+class ParentNames {
+  std::vector<std::pair<PetscObject, char *>> swapped; /* object, its own name */
+
+  void One(Mat M)
+  {
+    Mat_SeqAIJSpMV *c;
+    PetscBool       same;
+    if (!M || !(c = Ctx(M))) return;
+    if (PetscStrcmp(((PetscObject)M)->type_name, c->parent, &same) || same) return;
+    for (auto &s : swapped)
+      if (s.first == (PetscObject)M) return;
+    char *name;
+    if (PetscStrallocpy(c->parent, &name)) return;
+    swapped.push_back({(PetscObject)M, ((PetscObject)M)->type_name});
+    ((PetscObject)M)->type_name = name;
+  }
+
+public:
+  void Add(Mat M)
+  {
+    if (!M) return;
+    One(M);
+    if (M->product) {
+      One(M->product->A);
+      One(M->product->B);
+      One(M->product->C);
+    }
+  }
+  template <typename T>
+  void Add(T)
+  { /* not a matrix */
+  }
+  ~ParentNames()
+  {
+    for (auto it = swapped.rbegin(); it != swapped.rend(); ++it) {
+      PetscObject o = it->first;
+      (void)PetscFree(o->type_name); /* the lent name (or one the parent set meanwhile) */
+      o->type_name = it->second;
+    }
+  }
+};
+
+/* ---- thunks ------------------------------------------------------------------------------------------- */
+/* The operation tables the overlay wraps: the Mat's own operations and SeqAIJ's array operations */
+struct MatTable {
+  using Table = struct _MatOps;
+  static Table *Live(Mat A) { return A->ops; }
+  static Table *Saved(Mat_SeqAIJSpMV *c) { return &c->ops; }
+};
+struct SeqAIJTable {
+  using Table = Mat_SeqAIJOps;
+  static Table *Live(Mat A) { return ((Mat_SeqAIJ *)A->data)->ops; }
+  static Table *Saved(Mat_SeqAIJSpMV *c) { return &c->aops; }
+};
+
+template <typename Tab, typename F, F Tab::Table::*M>
+struct OpThunk;
+template <typename Tab, typename... Args, PetscErrorCode (*Tab::Table::*M)(Mat, Args...)>
+struct OpThunk<Tab, PetscErrorCode (*)(Mat, Args...), M> {
+  static PetscErrorCode Call(Mat A, Args... args)
+  {
+    Mat_SeqAIJSpMV *c = Ctx(A);
+
+    PetscFunctionBegin;
+    PetscCheck(c && (Tab::Saved(c)->*M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
+    {
+      ParentNames lend;
+      lend.Add(A);
+      (lend.Add(args), ...);
+      PetscCall((Tab::Saved(c)->*M)(A, args...));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the parent's current entry becomes the saved one and the thunk takes its place; a null entry stays null */
+  static void Capture(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = Tab::Live(A)->*M;
+    if (live == Call) return;
+    Tab::Saved(c)->*M = live;
+    if (live) live = Call;
+  }
+  static void Release(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = Tab::Live(A)->*M;
+    if (live == Call) live = Tab::Saved(c)->*M;
+  }
+};
+#define SPMV_OP(tab, op) OpThunk<tab, decltype(tab::Table::op), &tab::Table::op>
+
+/* every operation of the parent that may reach type-checked code and that the overlay does not replace */
+template <typename... T>
+struct OpList {
+  static void Capture(Mat A, Mat_SeqAIJSpMV *c) { (T::Capture(A, c), ...); }
+  static void Release(Mat A, Mat_SeqAIJSpMV *c) { (T::Release(A, c), ...); }
+};
+using WrappedOps = OpList<SPMV_OP(MatTable, multtranspose), SPMV_OP(MatTable, multtransposeadd), SPMV_OP(MatTable, multhermitiantranspose), SPMV_OP(MatTable, multhermitiantransposeadd), SPMV_OP(MatTable, scale), SPMV_OP(MatTable, shift), SPMV_OP(MatTable, getdiagonal), SPMV_OP(MatTable, diagonalscale), SPMV_OP(MatTable, diagonalset), SPMV_OP(MatTable, axpy), SPMV_OP(MatTable, zeroentries), SPMV_OP(MatTable, zerorows), SPMV_OP(MatTable, zerorowscolumns), SPMV_OP(MatTable, copy), SPMV_OP(MatTable, getcurrentmemtype), SPMV_OP(MatTable, assemblyend), SPMV_OP(MatTable, setoption), SPMV_OP(MatTable, setup), SPMV_OP(MatTable, getrowmaxabs),
+                          SPMV_OP(SeqAIJTable, getarray), SPMV_OP(SeqAIJTable, restorearray), SPMV_OP(SeqAIJTable, getarrayread), SPMV_OP(SeqAIJTable, restorearrayread), SPMV_OP(SeqAIJTable, getarraywrite), SPMV_OP(SeqAIJTable, restorearraywrite), SPMV_OP(SeqAIJTable, getcsrandmemtype)>;
+
+/* composed functions: the same, keyed by their index in kComposedNames */
+template <int K, typename F>
+struct ComposedThunk;
+template <int K, typename... Args>
+struct ComposedThunk<K, PetscErrorCode (*)(Mat, Args...)> {
+  using Fn = PetscErrorCode (*)(Mat, Args...);
+  static PetscErrorCode Call(Mat A, Args... args)
+  {
+    Mat_SeqAIJSpMV *c = Ctx(A);
+
+    PetscFunctionBegin;
+    PetscCheck(c && c->composed[K], PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent function behind %s", kComposedNames[K]);
+    {
+      ParentNames lend;
+      lend.Add(A);
+      (lend.Add(args), ...);
+      PetscCall(((Fn)c->composed[K])(A, args...));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+using ComposedFns = std::tuple<ComposedThunk<kSetPreallocationCOO, PetscErrorCode (*)(Mat, PetscCount, PetscInt[], PetscInt[])>, ComposedThunk<kSetValuesCOO, PetscErrorCode (*)(Mat, const PetscScalar[], InsertMode)>, ComposedThunk<kCopySubArray, PetscErrorCode (*)(Mat, PetscInt, const PetscInt[], PetscScalar[])>>;
+
+/* The parent's entry (even a null one: the parent removed it) becomes the saved one, the thunk takes its place */
+template <std::size_t... K>
+PetscErrorCode CaptureComposed(Mat A, Mat_SeqAIJSpMV *c, std::index_sequence<K...>)
+{
+  using Fn                           = PetscErrorCode (*)(void);
+  const Fn thunks[sizeof...(K)] = {(Fn)std::tuple_element_t<K, ComposedFns>::Call...};
+
+  PetscFunctionBegin;
+  for (std::size_t k = 0; k < sizeof...(K); k++) {
+    Fn f = nullptr;
+    PetscCall(PetscObjectQueryFunction((PetscObject)A, kComposedNames[k], &f));
+    if (f == thunks[k]) continue;
+    c->composed[k] = f;
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, kComposedNames[k], f ? thunks[k] : nullptr));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- products ------------------------------------------------------------------------------------------ */
+/* The product matrix C remembers the parent's symbolic and numeric phases behind the thunks */
+struct ProductPhases {
+  PetscErrorCode (*symbolic)(Mat) = nullptr, (*numeric)(Mat) = nullptr;
+};
+constexpr const char kPhasesName[] = "MatSpMV_ProductPhases";
+
+PetscErrorCode ProductNumeric_SpMV(Mat C)
+{
+  ProductPhases *p = nullptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)C, kPhasesName, (PetscCtxRt)&p));
+  PetscCheck(p && p->numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the numeric phase of a product");
+  {
+    ParentNames lend;
+    lend.Add(C);
+    PetscCall(p->numeric(C));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ProductSymbolic_SpMV(Mat C)
+{
+  ProductPhases *p = nullptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)C, kPhasesName, (PetscCtxRt)&p));
+  PetscCheck(p && p->symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the symbolic phase of a product");
+  {
+    ParentNames lend;
+    lend.Add(C);
+    PetscCall(p->symbolic(C));
+  }
+  if (C->ops->productnumeric && C->ops->productnumeric != ProductNumeric_SpMV) {
+    p->numeric                = C->ops->productnumeric;
+    C->ops->productnumeric    = ProductNumeric_SpMV;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The product dispatch of every plugin matrix: A->ops->productsetfromoptions, and composed under the names
+   PETSc queries for mixed operand types. It calls the dispatch A's parent (or A itself, when A is not ours)
+   would use, with the plugin operands under the parent's name, so products of plugin types take aijcusparse's
+   GPU code; then it wraps the phases that dispatch chose. */
+PetscErrorCode ProductSetFromOptions_SpMV(Mat C)
+{
+  Mat_Product *prod = C->product;
+  Mat          A    = prod->A;
+  PetscErrorCode (*f)(Mat) = nullptr;
+
+  PetscFunctionBegin;
+  if (Mat_SeqAIJSpMV *c = Ctx(A)) f = c->ops.productsetfromoptions;
+  else f = A->ops->productsetfromoptions;
+  for (Mat X : {prod->B, prod->C}) { /* an operand of ours under another parent dispatch: PETSc's own fallback */
+    Mat_SeqAIJSpMV *c = X ? Ctx(X) : nullptr;
+    if (c && c->ops.productsetfromoptions != f) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!f || f == ProductSetFromOptions_SpMV) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    ParentNames lend;
+    lend.Add(C);
+    PetscCall(f(C));
+  }
+  if (C->ops->productsymbolic && C->ops->productsymbolic != ProductSymbolic_SpMV) {
+    ProductPhases *p = nullptr;
+    PetscCall(PetscObjectContainerQuery((PetscObject)C, kPhasesName, (PetscCtxRt)&p));
+    if (!p) {
+      p = new ProductPhases();
+      PetscCall(PetscObjectContainerCompose((PetscObject)C, kPhasesName, p, [](void *ctx) -> PetscErrorCode {
+        delete *(ProductPhases **)ctx;
+        return PETSC_SUCCESS;
+      }));
+    }
+    p->symbolic             = C->ops->productsymbolic;
+    C->ops->productsymbolic = ProductSymbolic_SpMV;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ComposeProductDispatch(Mat A, Mat_SeqAIJSpMV *c)
+{
+  PetscFunctionBegin;
+  for (const char *name : kProductNames) {
+    PetscErrorCode (*f)(void) = nullptr;
+    PetscCall(PetscObjectQueryFunction((PetscObject)A, name, &f));
+    if (f && f != (PetscErrorCode (*)(void))ProductSetFromOptions_SpMV) c->productsfo = (PetscErrorCode (*)(Mat))f;
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, ProductSetFromOptions_SpMV));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 } // namespace
 
 const SpMVFormatInfo *SpMVFindFormat(const char *name)
@@ -100,102 +366,116 @@ PetscBool SpMVHaveGPU(void)
 }
 
 namespace {
-
-PetscErrorCode FreeDeviceCsr(Mat_SeqAIJSpMV *c)
+PetscBool OnGPUParent(Mat_SeqAIJSpMV *c)
 {
+  PetscBool cusp;
+  return (PetscBool)(!PetscStrcmp(c->parent, MATSEQAIJCUSPARSE, &cusp) && cusp);
+}
+
+
+/* The host CSR, current (the parent copies newer device values back) */
+PetscErrorCode HostCsr(Mat A, SpMVHostCsr *h)
+{
+  Mat_SeqAIJ        *a = (Mat_SeqAIJ *)A->data;
+  const PetscScalar *v;
+
   PetscFunctionBegin;
-  PetscCall(spmv::DeviceFree({c->di, c->dj, c->da, c->dx, c->dy}));
-  c->di = c->dj = nullptr;
-  c->da = c->dx = c->dy = nullptr;
-  c->dnnz               = 0;
+  PetscCall(MatSeqAIJGetArrayRead(A, &v));
+  h->m   = A->rmap->n;
+  h->n   = A->cmap->n;
+  h->nnz = A->rmap->n ? a->i[A->rmap->n] : 0;
+  h->i   = a->i;
+  h->j   = a->j;
+  h->a   = v;
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-SpMVHostCsr HostCsr(Mat A)
+__global__ void Narrow(PetscInt n, const PetscInt *__restrict__ in, int *__restrict__ out)
 {
-  Mat_SeqAIJ *a = (Mat_SeqAIJ *)A->data;
-  SpMVHostCsr h;
-  h.m   = A->rmap->n;
-  h.n   = A->cmap->n;
-  h.nnz = A->rmap->n ? a->i[A->rmap->n] : 0;
-  h.i   = a->i;
-  h.j   = a->j;
-  h.a   = a->a;
-  return h;
+  for (PetscInt k = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; k < n; k += (PetscInt)gridDim.x * blockDim.x) out[k] = (int)in[k];
 }
 
-SpMVDeviceCsr DeviceCsr(Mat A)
+PetscErrorCode FreeDevice(Mat_SeqAIJSpMV *c)
 {
-  Mat_SeqAIJSpMV *c = Ctx(A);
-  SpMVDeviceCsr   d;
-  d.m   = A->rmap->n;
-  d.n   = A->cmap->n;
-  d.nnz = c->dnnz;
-  d.i   = c->di;
-  d.j   = c->dj;
-  d.a   = c->da;
-  return d;
-}
-
-/* Upload the CSR (pattern too when 'pattern') as 32-bit indices */
-PetscErrorCode UploadCsr(Mat A, PetscBool pattern, cudaStream_t s)
-{
-  Mat_SeqAIJSpMV   *c = Ctx(A);
-  const SpMVHostCsr h = HostCsr(A);
-
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(MAT_SpMV_CopyToGPU, A, 0, 0, 0));
-  if (pattern) {
-    PetscCheck(h.nnz < PETSC_INT32_MAX && h.m < PETSC_INT32_MAX && h.n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s stores 32-bit indices: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros does not fit", c->info->seqname, h.m, h.n, h.nnz);
-    PetscCall(FreeDeviceCsr(c));
-    PetscCallCUDA(cudaMalloc((void **)&c->di, (h.m + 1) * sizeof(int)));
-    PetscCallCUDA(cudaMalloc((void **)&c->dj, PetscMax(h.nnz, 1) * sizeof(int)));
-    PetscCallCUDA(cudaMalloc((void **)&c->da, PetscMax(h.nnz, 1) * sizeof(PetscScalar)));
-    c->dnnz = h.nnz;
-    if (sizeof(PetscInt) == sizeof(int)) {
-      PetscCallCUDA(cudaMemcpyAsync(c->di, h.i, (h.m + 1) * sizeof(int), cudaMemcpyHostToDevice, s));
-      PetscCallCUDA(cudaMemcpyAsync(c->dj, h.j, h.nnz * sizeof(int), cudaMemcpyHostToDevice, s));
-    } else { /* 64-bit PetscInt: narrow once here */
-      std::vector<int> ii(h.i, h.i + h.m + 1), jj(h.j, h.j + h.nnz);
-      PetscCallCUDA(cudaMemcpyAsync(c->di, ii.data(), ii.size() * sizeof(int), cudaMemcpyHostToDevice, s));
-      PetscCallCUDA(cudaMemcpyAsync(c->dj, jj.data(), jj.size() * sizeof(int), cudaMemcpyHostToDevice, s));
-      PetscCallCUDA(cudaStreamSynchronize(s));
-    }
-    PetscCall(PetscLogCpuToGpu((h.m + 1 + h.nnz) * sizeof(int)));
-  }
-  PetscCallCUDA(cudaMemcpyAsync(c->da, h.a, h.nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice, s));
-  PetscCall(PetscLogCpuToGpu(h.nnz * sizeof(PetscScalar)));
-  PetscCallCUDA(cudaStreamSynchronize(s));
-  PetscCall(PetscLogEventEnd(MAT_SpMV_CopyToGPU, A, 0, 0, 0));
+  PetscCall(spmv::DeviceFree({c->ni, c->nj, c->dx, c->dy}));
+  c->ni = c->nj = nullptr;
+  c->dx = c->dy = nullptr;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Bring the format up to date with the host matrix: build (new pattern) or refresh (new values) */
+/* Bring the format up to date with the matrix: build (new pattern) or refresh (new values). On the GPU the
+   format reads the parent's device CSR (the parent uploads it first when the host is newer); aijcusparse
+   keeps PetscInt indices, narrowed into 32-bit copies once per pattern in a 64-bit-index build. */
 PetscErrorCode Sync(Mat A, PetscBool onhost)
 {
   Mat_SeqAIJSpMV  *c = Ctx(A);
   PetscObjectState state;
+  PetscBool        rebuild;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
   if (c->built && c->onhost == onhost && state == c->state) PetscFunctionReturn(PETSC_SUCCESS);
-  const PetscBool rebuild = (PetscBool)(!c->built || c->onhost != onhost || A->nonzerostate != c->nzstate);
   if (onhost) {
+    SpMVHostCsr h;
+    PetscCall(HostCsr(A, &h));
+    rebuild = (PetscBool)(!c->built || !c->onhost || A->nonzerostate != c->nzstate);
     PetscCall(PetscLogEventBegin(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
-    if (rebuild) PetscCall(c->fmt->BuildHost(HostCsr(A)));
-    else PetscCall(c->fmt->RefreshHost(HostCsr(A)));
+    if (rebuild) PetscCall(c->fmt->BuildHost(h));
+    else PetscCall(c->fmt->RefreshHost(h));
     PetscCall(PetscLogEventEnd(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
   } else {
-    cudaStream_t s;
+    cudaStream_t       s;
+    const PetscInt    *i, *j;
+    const PetscScalar *v;
+    SpMVDeviceCsr      d;
+    const PetscInt     m = A->rmap->n, nnz = ((Mat_SeqAIJ *)A->data)->nz;
+
+    PetscCheck(nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX && A->cmap->n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s stores 32-bit indices: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros does not fit", c->info->seqname, m, A->cmap->n, nnz);
     PetscCall(PetscGetCurrentCUDAStream(&s));
-    PetscCall(UploadCsr(A, rebuild, s));
+    {
+      ParentNames lend;
+      lend.Add(A);
+      PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &i, &j));
+      PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &v));
+    }
+    rebuild = (PetscBool)(!c->built || c->onhost || A->nonzerostate != c->nzstate || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
+    d.m   = m;
+    d.n   = A->cmap->n;
+    d.nnz = nnz;
+    d.a   = v;
+    if (sizeof(PetscInt) == sizeof(int)) {
+      d.i = (const int *)i;
+      d.j = (const int *)j;
+    } else {
+      if (rebuild) {
+        PetscCall(spmv::DeviceFree({c->ni, c->nj}));
+        PetscCall(spmv::DeviceAlloc(&c->ni, m + 1, nullptr));
+        PetscCall(spmv::DeviceAlloc(&c->nj, nnz, nullptr));
+        Narrow<<<spmv::GridFor(m + 1, 256, 4096), 256, 0, s>>>(m + 1, i, c->ni);
+        Narrow<<<spmv::GridFor(nnz, 256, 4096), 256, 0, s>>>(nnz, j, c->nj);
+        SpMVCheckLaunch();
+      }
+      d.i = c->ni;
+      d.j = c->nj;
+    }
     PetscCall(PetscLogEventBegin(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
-    if (rebuild) PetscCall(c->fmt->BuildDevice(DeviceCsr(A), s));
-    else PetscCall(c->fmt->RefreshDevice(DeviceCsr(A), s));
+    if (rebuild) PetscCall(c->fmt->BuildDevice(d, s));
+    else PetscCall(c->fmt->RefreshDevice(d, s));
     PetscCallCUDA(cudaStreamSynchronize(s)); /* once per (re)assembly: honest event times, errors surface here */
     PetscCall(PetscLogEventEnd(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
+    c->di = (const int *)i;
+    c->dj = (const int *)j;
+    c->da = v;
+    {
+      ParentNames lend;
+      lend.Add(A);
+      PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &v));
+      PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &i, &j));
+    }
   }
-  if (rebuild) PetscCall(PetscInfo(A, "%s: built the format %s (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros)\n", c->info->seqname, onhost ? "on the host" : "on the GPU", A->rmap->n, A->cmap->n, HostCsr(A).nnz));
+  if (rebuild) PetscCall(PetscInfo(A, "%s: built the format %s (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros)\n", c->info->seqname, onhost ? "on the host" : "on the GPU from the parent's device CSR", A->rmap->n, A->cmap->n, ((Mat_SeqAIJ *)A->data)->nz));
   c->built   = PETSC_TRUE;
   c->onhost  = onhost;
   c->state   = state;
@@ -203,15 +483,13 @@ PetscErrorCode Sync(Mat A, PetscBool onhost)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscBool UseHost(Mat A) { return (PetscBool)!Ctx(A)->gpu; }
-
 /* z = A x (+ y when y is given). The one product routine behind MatMult and MatMultAdd. */
 PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
 {
-  Mat_SeqAIJSpMV  *c   = Ctx(A);
-  Mat_SeqAIJ      *a   = (Mat_SeqAIJ *)A->data;
-  const PetscInt   nnz = HostCsr(A).nnz;
-  const bool       add = y != nullptr;
+  Mat_SeqAIJSpMV *c   = Ctx(A);
+  Mat_SeqAIJ     *a   = (Mat_SeqAIJ *)A->data;
+  const PetscInt  nnz = a->nz;
+  const bool      add = y != nullptr;
 
   PetscFunctionBegin;
   if (add && y != z) PetscCall(VecCopy(y, z));
@@ -219,8 +497,8 @@ PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
     if (!add) PetscCall(VecSet(z, 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(Sync(A, UseHost(A)));
-  if (UseHost(A)) {
+  PetscCall(Sync(A, (PetscBool)!c->gpu));
+  if (!c->gpu) {
     const PetscScalar *xa;
     PetscScalar       *za;
     PetscCall(VecGetArrayRead(x, &xa));
@@ -241,13 +519,12 @@ PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
   PetscCall(VecGetArrayReadAndMemType(x, &xa, &mx));
   if (add) PetscCall(VecGetArrayAndMemType(z, &za, &mz));
   else PetscCall(VecGetArrayWriteAndMemType(z, &za, &mz));
-  const PetscBool staged = (PetscBool)(!PetscMemTypeDevice(mx) || !PetscMemTypeDevice(mz));
   const PetscScalar *dxa = xa;
   PetscScalar       *dza = za;
-  if (staged) { /* host vectors: stage through device buffers (the slow path: prefer CUDA vectors) */
+  if (!PetscMemTypeDevice(mx) || !PetscMemTypeDevice(mz)) { /* host vectors: staged through device buffers (prefer CUDA vectors) */
     if (!c->dx) {
-      PetscCallCUDA(cudaMalloc((void **)&c->dx, PetscMax(A->cmap->n, 1) * sizeof(PetscScalar)));
-      PetscCallCUDA(cudaMalloc((void **)&c->dy, PetscMax(A->rmap->n, 1) * sizeof(PetscScalar)));
+      PetscCall(spmv::DeviceAlloc(&c->dx, A->cmap->n, nullptr));
+      PetscCall(spmv::DeviceAlloc(&c->dy, A->rmap->n, nullptr));
     }
     if (!PetscMemTypeDevice(mx)) {
       PetscCallCUDA(cudaMemcpyAsync(c->dx, xa, A->cmap->n * sizeof(PetscScalar), cudaMemcpyHostToDevice, s));
@@ -262,7 +539,7 @@ PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
   PetscCall(PetscLogGpuTimeBegin());
   PetscCall(c->fmt->MultDevice(dxa, dza, add, s));
   PetscCall(PetscLogGpuTimeEnd());
-  if (staged && !PetscMemTypeDevice(mz)) {
+  if (!PetscMemTypeDevice(mz)) {
     PetscCallCUDA(cudaMemcpyAsync(za, dza, A->rmap->n * sizeof(PetscScalar), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     PetscCall(PetscLogGpuToCpu(A->rmap->n * sizeof(PetscScalar)));
@@ -274,27 +551,47 @@ PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- the operations the overlay replaces ------------------------------------------------------------- */
 PetscErrorCode MatMult_SeqAIJSpMV(Mat A, Vec x, Vec y)
 {
+  Mat_SeqAIJSpMV *c = Ctx(A);
+
   PetscFunctionBegin;
-  if (A->boundtocpu) PetscCall(Ctx(A)->mult(A, x, y));
-  else PetscCall(MultAddImpl(A, x, nullptr, y));
+  if (A->boundtocpu) {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(c->ops.mult(A, x, y));
+  } else PetscCall(MultAddImpl(A, x, nullptr, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
 {
+  Mat_SeqAIJSpMV *c = Ctx(A);
+
   PetscFunctionBegin;
-  if (A->boundtocpu) PetscCall(Ctx(A)->multadd(A, x, y, z));
-  else PetscCall(MultAddImpl(A, x, y, z));
+  if (A->boundtocpu) {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(c->ops.multadd(A, x, y, z));
+  } else PetscCall(MultAddImpl(A, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c);
+
+/* The parent swaps its operations (host or device ones): capture them again */
 PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
 {
+  Mat_SeqAIJSpMV *c = Ctx(A);
+
   PetscFunctionBegin;
-  (void)A;
-  (void)flg; /* A->boundtocpu is set by MatBindToCPU(); the products read it */
+  if (c->ops.bindtocpu) {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(c->ops.bindtocpu(A, flg));
+  }
+  PetscCall(Capture(A, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,8 +600,12 @@ PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptions
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObjectParent));
-  PetscCall(SpMVSetFromOptions(A, c->info->seqname, c->info, c->fmt, &c->gpu));
+  if (c->ops.setfromoptions) {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(c->ops.setfromoptions(A, PetscOptionsObjectParent));
+  }
+  PetscCall(SpMVSetFromOptions(A, c->visible, c->info, c->fmt, &c->gpu));
   c->built = PETSC_FALSE; /* options may change the layout */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -316,58 +617,44 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   PetscViewerFormat format;
 
   PetscFunctionBegin;
-  PetscCall(c->view(A, viewer));
+  if (c->ops.view) {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(c->ops.view(A, viewer));
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s), products %s\n", c->info->seqname, c->info->title, A->boundtocpu ? "bound to the CPU (parent CSR)" : (c->gpu ? "on the GPU" : "by the host reference (no GPU)")));
-  if (!A->assembled || !HostCsr(A).nnz) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(Sync(A, UseHost(A)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s) on a %s parent, products %s\n", c->info->seqname, c->info->title, c->parent, A->boundtocpu ? "bound to the CPU (parent CSR)" : (c->gpu ? "on the GPU" : "by the host reference")));
+  if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Sync(A, (PetscBool)!c->gpu));
   PetscCall(c->fmt->View(viewer));
-  if (c->gpu) PetscCall(PetscViewerASCIIPrintf(viewer, "device CSR kept for refresh: %.3g MB\n", (double)(HostCsr(A).nnz * (sizeof(int) + sizeof(PetscScalar)) + (A->rmap->n + 1) * sizeof(int)) / 1e6));
+  if (c->gpu) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: format %.3g MB, besides the parent's CSR %.3g MB\n", (double)c->fmt->DeviceBytes() / 1e6, (double)(((Mat_SeqAIJ *)A->data)->nz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (A->rmap->n + 1) * sizeof(PetscInt)) / 1e6));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool);
+
+/* The parent duplicates under its own name (a plain parent matrix comes out), then the copy gets the overlay */
 PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
 {
-  PetscFunctionBegin;
-  PetscCall(Ctx(A)->duplicate(A, op, B)); /* MatDuplicate_SeqAIJ: MatSetType(B, our type) runs our constructor */
-  PetscCall(Ctx(*B)->fmt->CopyOptions(*Ctx(A)->fmt));
-  Ctx(*B)->gpu = Ctx(A)->gpu;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-
-} // namespace
-
-/* Put the parent's operations back and forget the format: A becomes a plain SeqAIJ */
-PetscErrorCode MatSpMVSeqDetach(Mat A)
-{
   Mat_SeqAIJSpMV *c = Ctx(A);
+  PetscBool       block;
 
   PetscFunctionBegin;
-  A->ops->mult           = c->mult;
-  A->ops->multadd        = c->multadd;
-  A->ops->destroy        = c->destroy;
-  A->ops->duplicate      = c->duplicate;
-  A->ops->view           = c->view;
-  A->ops->setfromoptions = c->setfromoptions;
-  A->ops->bindtocpu      = c->bindtocpu;
-  PetscCall(SpMVComposeConverters(A, c->info, PETSC_FALSE));
-  PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
-  delete c->fmt;
-  PetscCall(FreeDeviceCsr(c));
-  delete c;
-  A->spptr      = nullptr;
-  A->boundtocpu = PETSC_TRUE;
-  PetscCall(PetscFree(A->defaultvectype));
-  PetscCall(PetscStrallocpy(VECSTANDARD, &A->defaultvectype));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATSEQAIJ));
+  {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(c->ops.duplicate(A, op, B));
+  }
+  PetscCall(PetscStrcmp(c->visible, c->parent, &block));
+  PetscCall(Attach(*B, c->info, block));
+  PetscCall(Ctx(*B)->fmt->CopyOptions(*c->fmt));
+  Ctx(*B)->gpu = c->gpu;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-namespace {
 PetscErrorCode MatDestroy_SeqAIJSpMV(Mat A)
 {
   PetscFunctionBegin;
@@ -376,68 +663,57 @@ PetscErrorCode MatDestroy_SeqAIJSpMV(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatConvert_SeqAIJSpMV_SeqAIJ(Mat A, MatType type, MatReuse reuse, Mat *B)
-{
-  PetscFunctionBegin;
-  (void)type;
-  if (reuse == MAT_REUSE_MATRIX) PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
-  else {
-    if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-    PetscCall(MatSpMVSeqDetach(*B));
+/* the operations replaced by the overlay's own; the parent's are kept in c->ops */
+template <typename T, T MatTable::Table::*M, T F>
+struct Replace {
+  static void Capture(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = A->ops->*M;
+    if (live == F) return;
+    c->ops.*M = live;
+    live      = F;
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+  static void Release(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = A->ops->*M;
+    if (live == F) live = c->ops.*M;
+  }
+};
+#define SPMV_REPLACE(op, fn) Replace<decltype(MatTable::Table::op), &MatTable::Table::op, fn>
+using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV), SPMV_REPLACE(destroy, MatDestroy_SeqAIJSpMV), SPMV_REPLACE(productsetfromoptions, ProductSetFromOptions_SpMV)>;
 
-} // namespace
-
-/* Make the SeqAIJ matrix B a seqaij<fmt> in place (B may be unassembled) */
-PetscErrorCode MatSpMVSeqAttach(Mat B, const SpMVFormatInfo *f)
-{
-  Mat_SeqAIJSpMV *c = new Mat_SeqAIJSpMV();
-
-  PetscFunctionBegin;
-  c->info = f;
-  c->fmt  = f->create();
-  c->gpu  = SpMVHaveGPU();
-  if (c->gpu) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
-  c->mult              = B->ops->mult;
-  c->multadd           = B->ops->multadd;
-  c->destroy           = B->ops->destroy;
-  c->duplicate         = B->ops->duplicate;
-  c->view              = B->ops->view;
-  c->setfromoptions    = B->ops->setfromoptions;
-  c->bindtocpu         = B->ops->bindtocpu;
-  B->spptr             = c;
-  B->ops->mult           = MatMult_SeqAIJSpMV;
-  B->ops->multadd        = MatMultAdd_SeqAIJSpMV;
-  B->ops->destroy        = MatDestroy_SeqAIJSpMV;
-  B->ops->duplicate      = MatDuplicate_SeqAIJSpMV;
-  B->ops->view           = MatView_SeqAIJSpMV;
-  B->ops->setfromoptions = MatSetFromOptions_SeqAIJSpMV;
-  B->ops->bindtocpu      = MatBindToCPU_SeqAIJSpMV;
-  B->offloadmask         = PETSC_OFFLOAD_CPU; /* the host CSR is always current */
-  B->boundtocpu          = PETSC_FALSE;       /* MatCreate() starts every matrix bound; device types unbind */
-  PetscCall(PetscFree(B->defaultvectype));
-  PetscCall(PetscStrallocpy(c->gpu ? VECCUDA : VECSTANDARD, &B->defaultvectype));
-  PetscCall(SpMVComposeConverters(B, f, PETSC_TRUE));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, f->seqname));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The block of an MPI matrix takes the options and the execution side of its parent */
-PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool gpu)
+PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
 {
   PetscFunctionBegin;
-  if (opts) PetscCall(Ctx(B)->fmt->CopyOptions(*opts));
-  Ctx(B)->gpu   = gpu;
-  Ctx(B)->built = PETSC_FALSE;
+  WrappedOps::Capture(A, c);
+  ReplacedOps::Capture(A, c);
+  PetscCall(CaptureComposed(A, c, std::make_index_sequence<kNumComposed>{}));
+  PetscCall(ComposeProductDispatch(A, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-namespace {
-PetscErrorCode MatConvert_SeqAIJ_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
+/* MatConvert() finds converters by name: MatConvert_<ours>_<parent>_C on the source, and
+   MatConvert_<parent>_<ours or root>_C on the target it creates */
+PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  PetscCall(MatSpMVSeqDetach(*B)); /* a plain parent matrix now */
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
+  if (!same) PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   const SpMVFormatInfo *f = SpMVFindFormat(type);
+  PetscBool             cusp;
 
   PetscFunctionBegin;
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown petsc-spmv matrix type %s", type);
@@ -446,25 +722,94 @@ PetscErrorCode MatConvert_SeqAIJ_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(MatSpMVSeqAttach(*B, f));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, MATSEQAIJCUSPARSE, &cusp));
+  if (SpMVHaveGPU() && !cusp) PetscCall(MatConvert(*B, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, B));
+  PetscCall(Attach(*B, f, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-} // namespace
-
-/* MatConvert() finds converters by name: MatConvert_seqaij_<root>_C / _seqaij<fmt>_C on the target,
-   MatConvert_seqaij<fmt>_seqaij_C on the source */
-PetscErrorCode SpMVComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
+PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
 {
   char name[256];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_seqaij_C", f->seqname));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_SeqAIJSpMV_SeqAIJ : NULL));
-  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_seqaij_%s_C", f->seqname));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_SeqAIJ_SeqAIJSpMV : NULL));
-  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_seqaij_%s_C", f->root));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_SeqAIJ_SeqAIJSpMV : NULL));
+  for (const char *parent : {MATSEQAIJ, MATSEQAIJCUSPARSE}) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", f->seqname, parent));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_SeqAIJSpMV_Parent : NULL));
+    for (const char *ours : {f->seqname, f->root}) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", parent, ours));
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_Parent_SeqAIJSpMV : NULL));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Put the overlay on the parent matrix B (seqaijcusparse, or seqaij without a GPU; may be unassembled).
+   A block of an MPI matrix keeps the parent's name and has no converters. */
+PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f, PetscBool block)
+{
+  Mat_SeqAIJSpMV *c = new Mat_SeqAIJSpMV();
+
+  PetscFunctionBegin;
+  PetscCheck(!Ctx(B), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: the matrix has an overlay already");
+  c->info = f;
+  c->fmt  = f->create();
+  PetscCall(PetscStrncpy(c->parent, ((PetscObject)B)->type_name, sizeof(c->parent)));
+  PetscCall(PetscStrncpy(c->visible, block ? c->parent : f->seqname, sizeof(c->visible)));
+  c->gpu = OnGPUParent(c);
+  Overlays()[B->data] = c;
+  if (!c->gpu) B->boundtocpu = PETSC_FALSE; /* MatCreate() starts every matrix bound; the host reference runs unless bound */
+  PetscCall(Capture(B, c));
+  if (PetscStrcmp(c->visible, c->parent, &block) == PETSC_SUCCESS && !block) {
+    PetscCall(ComposeConverters(B, f, PETSC_TRUE));
+    PetscCall(PetscObjectChangeTypeName((PetscObject)B, c->visible));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+PetscErrorCode MatSpMVSeqAttach(Mat B, const SpMVFormatInfo *f) { return Attach(B, f, PETSC_TRUE); }
+
+PetscBool MatSpMVSeqHasOverlay(Mat A) { return Ctx(A) ? PETSC_TRUE : PETSC_FALSE; }
+
+/* Take the overlay off: the parent's operations and composed functions back, the parent's name */
+PetscErrorCode MatSpMVSeqDetach(Mat A)
+{
+  Mat_SeqAIJSpMV *c = Ctx(A);
+  PetscBool       block;
+
+  PetscFunctionBegin;
+  PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no overlay to detach");
+  WrappedOps::Release(A, c);
+  ReplacedOps::Release(A, c);
+  for (int k = 0; k < kNumComposed; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kComposedNames[k], c->composed[k]));
+  for (const char *name : kProductNames) {
+    PetscBool anytype;
+    PetscCall(PetscStrcmp(name, kProductNames[3], &anytype));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, anytype ? nullptr : c->productsfo));
+  }
+  PetscCall(PetscStrcmp(c->visible, c->parent, &block));
+  if (!block) {
+    PetscCall(ComposeConverters(A, c->info, PETSC_FALSE));
+    PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
+  }
+  PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
+  delete c->fmt;
+  PetscCall(FreeDevice(c));
+  Overlays().erase(A->data);
+  delete c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The block of an MPI matrix takes the options and the execution side of its parent */
+PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool gpu)
+{
+  Mat_SeqAIJSpMV *c = Ctx(B);
+
+  PetscFunctionBegin;
+  if (opts) PetscCall(c->fmt->CopyOptions(*opts));
+  c->gpu   = (PetscBool)(gpu && OnGPUParent(c));
+  c->built = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -472,8 +817,9 @@ PetscErrorCode SpMVComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool o
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  PetscCall(MatCreate_SeqAIJ(A));
-  PetscCall(MatSpMVSeqAttach(A, f));
+  if (SpMVHaveGPU()) PetscCall(MatCreate_SeqAIJCUSPARSE(A));
+  else PetscCall(MatCreate_SeqAIJ(A));
+  PetscCall(Attach(A, f, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -494,7 +840,7 @@ PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*c
   Collective
 
   Input Parameter:
-. A - an assembled matrix of a petsc-spmv type, with products on the GPU
+. A - an assembled matrix of a petsc-spmv type (or a block of one), with products on the GPU
 
   Output Parameter:
 . maxdiff - the largest difference between device and host values (0 when the build is exact)
@@ -507,14 +853,52 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
 {
   Mat_SeqAIJSpMV *c;
   cudaStream_t    s;
+  SpMVHostCsr     h;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscCheck(A->spptr && SpMVFindFormat(((PetscObject)A)->type_name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
   c = Ctx(A);
+  PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
   PetscCheck(c->gpu, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
   PetscCall(Sync(A, PETSC_FALSE));
   PetscCall(PetscGetCurrentCUDAStream(&s));
-  PetscCall(c->fmt->Verify(HostCsr(A), s, maxdiff));
+  PetscCall(HostCsr(A, &h));
+  PetscCall(c->fmt->Verify(h, s, maxdiff));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  MatSpMVGetFormat - The petsc-spmv format a matrix carries
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix: `seqaij<fmt>`, `mpiaij<fmt>` (its diagonal block is asked), a block of one, or any other matrix
+
+  Output Parameter:
+. fmt - the format's root name (`MATBRC`, ...), or `NULL` when the matrix carries no petsc-spmv format
+
+  Level: intermediate
+
+  Note:
+  The blocks of `mpiaij<fmt>` are `seqaijcusparse` matrices (`seqaij` without a GPU) that carry the format, so
+  that PETSc's MPI code sees the blocks it expects; this is how to tell that they do.
+
+.seealso: `MatSetType()`, `PetscSpMVInitializePackage()`
+@*/
+PetscErrorCode MatSpMVGetFormat(Mat A, const char *fmt[])
+{
+  PetscBool mpi;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(fmt, 2);
+  *fmt = nullptr;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
+  if (mpi) {
+    Mat Ad;
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
+    if (Ad) PetscCall(MatSpMVGetFormat(Ad, fmt));
+  } else if (Mat_SeqAIJSpMV *c = Ctx(A)) *fmt = c->info->root;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

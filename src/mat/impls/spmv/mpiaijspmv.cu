@@ -1,17 +1,23 @@
 /*
-   The MPI twin mpiaij<fmt>: an MPIAIJ matrix whose diagonal and off-diagonal blocks are seqaij<fmt>.
-   Written once for every format, on top of the sequential type (aijspmv.cu).
+   The MPI twin mpiaij<fmt>: an MPIAIJCUSPARSE matrix (MPIAIJ without a GPU) whose diagonal and off-diagonal
+   blocks carry the format (the overlay of aijspmv.cu, under the parent's block type name seqaijcusparse, so
+   the MPI parent's code, COO assembly and the GPU products of GAMG see plain aijcusparse blocks).
+   Written once for every format, on top of the sequential type.
 
-   MatMult stays MatMult_MPIAIJ: the ghost scatter into lvec (a CUDA vector on a GPU) overlaps the
-   diagonal block's product, then the off-diagonal block adds its part with MatMultAdd. The formats drop
-   empty rows, so the off-diagonal block's compressed rows need nothing special. The blocks become
-   seqaij<fmt> right after preallocation (the parent's preallocation creates them as SeqAIJ) and, for the
-   paths that re-create them (hash assembly, MatDisAssemble), again at assembly.
+   MatMult stays the parent's: the ghost scatter into lvec (a CUDA vector on a GPU) overlaps the diagonal
+   block's product, then the off-diagonal block adds its part with MatMultAdd. The formats drop empty rows,
+   so the off-diagonal block's compressed rows need nothing special. The blocks get the format right after
+   preallocation (the parent's preallocation creates them) and, for the paths that re-create them (hash
+   assembly, COO preallocation, MatDisAssemble), again at assembly.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/mpi/mpiaij.h>
+
+PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCUSPARSE(Mat);
+
+#include <unordered_map>
 
 namespace {
 struct Mat_MPIAIJSpMV {
@@ -23,9 +29,22 @@ struct Mat_MPIAIJSpMV {
   PetscErrorCode (*destroy)(Mat)                                                       = nullptr;
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)                              = nullptr;
   PetscErrorCode (*view)(Mat, PetscViewer)                                             = nullptr;
+  char parent[64]; /* mpiaijcusparse, or mpiaij without a GPU */
 };
 
-inline Mat_MPIAIJSpMV *Ctx(Mat A) { return (Mat_MPIAIJSpMV *)((Mat_MPIAIJ *)A->data)->spptr; }
+/* keyed by the Mat_MPIAIJ data, which moves with MatHeaderMerge/Replace (see aijspmv.cu) */
+std::unordered_map<const void *, Mat_MPIAIJSpMV *> &Overlays()
+{
+  static std::unordered_map<const void *, Mat_MPIAIJSpMV *> m;
+  return m;
+}
+
+Mat_MPIAIJSpMV *Ctx(Mat A)
+{
+  if (!A || !A->data) return nullptr;
+  auto it = Overlays().find(A->data);
+  return it == Overlays().end() ? nullptr : it->second;
+}
 
 /* Make one block seqaij<fmt> (if it is not yet) with the parent's options; 'options' re-applies them to
    a block that already is (they changed: its layout is rebuilt at the next product) */
@@ -36,7 +55,7 @@ PetscErrorCode ConvertBlock(Mat A, Mat S, PetscBool options)
 
   PetscFunctionBegin;
   if (!S) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompare((PetscObject)S, c->info->seqname, &same));
+  same = MatSpMVSeqHasOverlay(S);
   if (!same) PetscCall(MatSpMVSeqAttach(S, c->info));
   if (!same || options) PetscCall(MatSpMVSeqSetup(S, c->opts, c->gpu));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -95,7 +114,7 @@ PetscErrorCode MatView_MPIAIJSpMV(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: diagonal and off-diagonal blocks are %s; rank 0's diagonal block:\n", Ctx(A)->info->mpiname, Ctx(A)->info->seqname));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s: diagonal and off-diagonal blocks are %s matrices with the %s format; rank 0's diagonal block:\n", Ctx(A)->info->mpiname, ((PetscObject)a->A)->type_name, Ctx(A)->info->root));
   PetscCall(PetscViewerGetSubViewer(viewer, PETSC_COMM_SELF, &sv));
   if (rank == 0) PetscCall(MatView(a->A, sv));
   PetscCall(PetscViewerRestoreSubViewer(viewer, PETSC_COMM_SELF, &sv));
@@ -111,26 +130,18 @@ PetscErrorCode DetachMPI(Mat A)
   Mat_MPIAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  for (Mat S : {a->A, a->B}) {
-    PetscBool ours;
-    if (!S) continue;
-    PetscCall(PetscObjectTypeCompare((PetscObject)S, c->info->seqname, &ours));
-    if (ours) PetscCall(MatSpMVSeqDetach(S));
-  }
-  if (a->lvec) PetscCall(VecSetType(a->lvec, VECSEQ));
+  for (Mat S : {a->A, a->B})
+    if (S && MatSpMVSeqHasOverlay(S)) PetscCall(MatSpMVSeqDetach(S));
   A->ops->assemblyend    = c->assemblyend;
   A->ops->destroy        = c->destroy;
   A->ops->setfromoptions = c->setfromoptions;
   A->ops->view           = c->view;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", c->prealloc));
   PetscCall(ComposeMPI(A, c->info, PETSC_FALSE));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
   delete c->opts;
   delete c;
-  a->spptr      = nullptr;
-  A->boundtocpu = PETSC_TRUE;
-  PetscCall(PetscFree(A->defaultvectype));
-  PetscCall(PetscStrallocpy(VECSTANDARD, &A->defaultvectype));
-  PetscCall(PetscObjectChangeTypeName((PetscObject)A, MATMPIAIJ));
+  Overlays().erase(A->data);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -149,56 +160,59 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   PetscFunctionBegin;
   c->info = f;
   c->opts = f->create();
-  c->gpu  = SpMVHaveGPU();
-  if (c->gpu) PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  PetscCall(PetscStrncpy(c->parent, ((PetscObject)A)->type_name, sizeof(c->parent)));
+  PetscCall(PetscStrcmp(c->parent, MATMPIAIJCUSPARSE, &c->gpu));
+  Overlays()[A->data] = c;
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &c->prealloc));
   PetscCheck(c->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MPIAIJ has no MatMPIAIJSetPreallocation_C");
   c->assemblyend                        = A->ops->assemblyend;
   c->destroy                            = A->ops->destroy;
   c->setfromoptions                     = A->ops->setfromoptions;
   c->view                               = A->ops->view;
-  ((Mat_MPIAIJ *)A->data)->spptr        = c;
   A->ops->assemblyend                   = MatAssemblyEnd_MPIAIJSpMV;
   A->ops->destroy                       = MatDestroy_MPIAIJSpMV;
   A->ops->setfromoptions                = MatSetFromOptions_MPIAIJSpMV;
   A->ops->view                          = MatView_MPIAIJSpMV;
-  A->boundtocpu                         = PETSC_FALSE;
+  if (!c->gpu) A->boundtocpu = PETSC_FALSE; /* the blocks' host reference runs unless bound */
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJSpMV));
-  PetscCall(PetscFree(A->defaultvectype));
-  PetscCall(PetscStrallocpy(c->gpu ? VECCUDA : VECSTANDARD, &A->defaultvectype));
   PetscCall(ComposeMPI(A, f, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, f->mpiname));
   PetscCall(ConvertBlocks(A)); /* blocks that exist already (conversion of an assembled matrix) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatConvert_MPIAIJSpMV_MPIAIJ(Mat A, MatType type, MatReuse reuse, Mat *B)
+/* to the parent family (mpiaij, mpiaijcusparse): the overlay comes off, then the parent converts */
+PetscErrorCode MatConvert_MPIAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
+  PetscBool same;
+
   PetscFunctionBegin;
-  (void)type;
-  if (reuse == MAT_REUSE_MATRIX) PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
-  else {
-    if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-    PetscCall(DetachMPI(*B));
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  PetscCall(DetachMPI(*B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
+  if (!same) PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatConvert_MPIAIJ_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
+PetscErrorCode MatConvert_Parent_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  const SpMVFormatInfo *f = nullptr;
+  const SpMVFormatInfo *f = SpMVFindFormat(type);
+  PetscBool             cusp;
 
   PetscFunctionBegin;
-  for (const char *name : {type}) {
-    f = SpMVFindFormat(name);
-    if (!f && !strncmp(name, "mpiaij", 6)) f = SpMVFindFormat(name + 6); /* mpiaij<fmt> -> <fmt> */
-  }
+  if (!f && !strncmp(type, "mpiaij", 6)) f = SpMVFindFormat(type + 6); /* mpiaij<fmt> -> <fmt> */
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown petsc-spmv matrix type %s", type);
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, MATMPIAIJCUSPARSE, &cusp));
+  if (SpMVHaveGPU() && !cusp) PetscCall(MatConvert(*B, MATMPIAIJCUSPARSE, MAT_INPLACE_MATRIX, B));
   PetscCall(AttachMPI(*B, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -208,12 +222,14 @@ PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on)
   char name[256];
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_mpiaij_C", f->mpiname));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIAIJSpMV_MPIAIJ : NULL));
-  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_mpiaij_%s_C", f->mpiname));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIAIJ_MPIAIJSpMV : NULL));
-  PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_mpiaij_%s_C", f->root));
-  PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIAIJ_MPIAIJSpMV : NULL));
+  for (const char *parent : {MATMPIAIJ, MATMPIAIJCUSPARSE}) {
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", f->mpiname, parent));
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIAIJSpMV_Parent : NULL));
+    for (const char *ours : {f->mpiname, f->root}) {
+      PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", parent, ours));
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_Parent_MPIAIJSpMV : NULL));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -222,7 +238,8 @@ PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on)
 PetscErrorCode MatCreate_MPIAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  PetscCall(MatCreate_MPIAIJ(A));
+  if (SpMVHaveGPU()) PetscCall(MatCreate_MPIAIJCUSPARSE(A));
+  else PetscCall(MatCreate_MPIAIJ(A));
   PetscCall(AttachMPI(A, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,13 +4,13 @@
 #include <petsc/private/matimpl.h>
 #include "spmvformat.h"
 
-PETSC_INTERN PetscLogEvent MAT_SpMV_CopyToGPU, MAT_SpMV_Build, MAT_SpMV_Refresh;
+PETSC_INTERN PetscLogEvent MAT_SpMV_Build, MAT_SpMV_Refresh;
 
 /* the sequential type, for its MPI twin (aijspmv.cu) */
 const SpMVFormatInfo *SpMVFindFormat(const char *);
 PetscBool             SpMVHaveGPU(void);
-PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *);
+PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *); /* a block: keeps the parent's type name */
 PetscErrorCode        MatSpMVSeqDetach(Mat);
+PetscBool             MatSpMVSeqHasOverlay(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
-PetscErrorCode        SpMVComposeConverters(Mat, const SpMVFormatInfo *, PetscBool);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *);
