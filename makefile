@@ -35,7 +35,7 @@ HAVE_NVML := $(shell ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml.so.1 ' && e
 RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:-}
 HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
-EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
+EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
 endif
@@ -106,7 +106,7 @@ bench: $(LIB) $(EXAMPLES)
 # Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
 SHARED ?= ../shared
 gpu: $(LIB) $(EXAMPLES) $(TESTS)
-	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices)
+	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices) $(GPU_EXTRA)
 	cp $(SHARED)/tools/device-unpack.sh .dev/
 	git rev-parse --short HEAD > .dev/commit
 

@@ -19,7 +19,7 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
    model, that as a fraction of the measured device copy bandwidth, speedup over aijcusparse, the conversion
    (MatConvert + first MatMult, wall clock: host work and uploads included), the device build and the value
    refresh (plugin types: MatSpMVBuild / MatSpMVRefresh log events) and the value upload of the refresh
-   (MatSpMVCopyToGPU) in units of one aijcusparse MatMult, device memory taken by the matrix (MB) and the relative
+   (aijcusparse's MatCUSPARSCopyTo) in units of one aijcusparse MatMult, device memory taken by the matrix (MB) and the relative
    error ||y - y_aij|| / ||y_aij|| of the first product and of the product after the refresh.
 */
 #include <petscspmv.h>
@@ -45,8 +45,8 @@ typedef struct {
   unsigned long seed;
   double    med, tmin, tmax;        /* seconds per MatMult */
   double    convert, first;         /* MatConvert (+ MatSetFromOptions), first MatMult: wall seconds */
-  double    build, upload;          /* plugin events during conversion + first MatMult: MatSpMVBuild, MatSpMVCopyToGPU */
-  double    refresh, refreshupload; /* plugin events during MatScale + MatMult: MatSpMVRefresh, MatSpMVCopyToGPU */
+  double    build, upload;          /* plugin events during conversion + first MatMult: MatSpMVBuild, MatCUSPARSCopyTo */
+  double    refresh, refreshupload; /* plugin events during MatScale + MatMult: MatSpMVRefresh, MatCUSPARSCopyTo */
   double    devmb;                  /* device memory taken by the matrix (vectors excluded), MB; < 0 when unknown */
   double    err, err2;              /* relative errors: first product, product after the refresh */
 } Result;
@@ -142,7 +142,7 @@ static PetscErrorCode PluginEvents(double t[3])
   PetscFunctionBegin;
   PetscCall(EventTime("MatSpMVBuild", &t[0]));
   PetscCall(EventTime("MatSpMVRefresh", &t[1]));
-  PetscCall(EventTime("MatSpMVCopyToGPU", &t[2]));
+  PetscCall(EventTime("MatCUSPARSCopyTo", &t[2])); /* the parent's upload of the CSR values (aijcusparse) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

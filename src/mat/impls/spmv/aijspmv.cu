@@ -55,6 +55,7 @@ struct Mat_SeqAIJSpMV {
   PetscErrorCode (*productsfo)(Mat) = nullptr; /* the parent's composed product dispatch (same for all names) */
 
   PetscBool        gpu    = PETSC_FALSE; /* products on the device */
+  PetscBool        productformat = PETSC_FALSE; /* products with this matrix as A (PtAP in GAMG) carry its format */
   PetscBool        built  = PETSC_FALSE; /* the format holds the current matrix */
   PetscBool        onhost = PETSC_FALSE; /* ... built by the host reference */
   PetscObjectState state = 0, nzstate = 0;
@@ -228,6 +229,8 @@ PetscErrorCode CaptureComposed(Mat A, Mat_SeqAIJSpMV *c, std::index_sequence<K..
 }
 
 /* ---- products ------------------------------------------------------------------------------------------ */
+PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool);
+
 /* The product matrix C remembers the parent's symbolic and numeric phases behind the thunks */
 struct ProductPhases {
   PetscErrorCode (*symbolic)(Mat) = nullptr, (*numeric)(Mat) = nullptr;
@@ -260,6 +263,15 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
     ParentNames lend;
     lend.Add(C);
     PetscCall(p->symbolic(C));
+  }
+  if (Mat_SeqAIJSpMV *ca = Ctx(C->product->A)) { /* -mat_spmv_product_format: the product carries A's format */
+    PetscBool cusp;
+    PetscCall(PetscObjectTypeCompare((PetscObject)C, MATSEQAIJCUSPARSE, &cusp));
+    if (ca->productformat && cusp && !Ctx(C)) {
+      PetscCall(Attach(C, ca->info, PETSC_FALSE));
+      PetscCall(Ctx(C)->fmt->CopyOptions(*ca->fmt));
+      Ctx(C)->productformat = PETSC_TRUE;
+    }
   }
   if (C->ops->productnumeric && C->ops->productnumeric != ProductNumeric_SpMV) {
     p->numeric                = C->ops->productnumeric;
@@ -332,7 +344,7 @@ const SpMVFormatInfo *SpMVFindFormat(const char *name)
 
 /* The options block of a petsc-spmv type (seq or mpi): its own block, as SeqAIJ does, because -help prints a
    (prefix, title) block once and "Matrix (Mat) options" was printed when the AIJ parent was created */
-PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormatInfo *info, SpMVFormat *fmt, PetscBool *gpu)
+PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormatInfo *info, SpMVFormat *fmt, PetscBool *gpu, PetscBool *productformat)
 {
   PetscBool ref = (PetscBool)!*gpu, set;
   char      title[256];
@@ -345,6 +357,7 @@ PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormat
     PetscCheck(ref || SpMVHaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
     *gpu = (PetscBool)!ref;
   }
+  if (productformat) PetscCall(PetscOptionsBool("-mat_spmv_product_format", "Matrix products with this matrix as the first operand (MatPtAP in GAMG: the coarse operators) get its format instead of staying aijcusparse", "MatProductCreate", *productformat, productformat, NULL));
   PetscCall(fmt->SetFromOptions(PetscOptionsObject));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -605,7 +618,7 @@ PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptions
     lend.Add(A);
     PetscCall(c->ops.setfromoptions(A, PetscOptionsObjectParent));
   }
-  PetscCall(SpMVSetFromOptions(A, c->visible, c->info, c->fmt, &c->gpu));
+  PetscCall(SpMVSetFromOptions(A, c->visible, c->info, c->fmt, &c->gpu, &c->productformat));
   c->built = PETSC_FALSE; /* options may change the layout */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -634,8 +647,6 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool);
-
 /* The parent duplicates under its own name (a plain parent matrix comes out), then the copy gets the overlay */
 PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
 {
@@ -651,7 +662,8 @@ PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
   PetscCall(PetscStrcmp(c->visible, c->parent, &block));
   PetscCall(Attach(*B, c->info, block));
   PetscCall(Ctx(*B)->fmt->CopyOptions(*c->fmt));
-  Ctx(*B)->gpu = c->gpu;
+  Ctx(*B)->gpu           = c->gpu;
+  Ctx(*B)->productformat = c->productformat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -94,7 +94,7 @@ PetscErrorCode MatSetFromOptions_MPIAIJSpMV(Mat A, PetscOptionItems PetscOptions
 
   PetscFunctionBegin;
   if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObjectParent));
-  PetscCall(SpMVSetFromOptions(A, c->info->mpiname, c->info, c->opts, &c->gpu));
+  PetscCall(SpMVSetFromOptions(A, c->info->mpiname, c->info, c->opts, &c->gpu, NULL)); /* MPI products take A's type already */
   if (((Mat_MPIAIJ *)A->data)->A) PetscCall(ConvertBlocks(A, PETSC_TRUE)); /* blocks that exist take the new options */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,4 +13,4 @@ PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *); /* a block:
 PetscErrorCode        MatSpMVSeqDetach(Mat);
 PetscBool             MatSpMVSeqHasOverlay(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
-PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *);
+PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *, PetscBool *);
