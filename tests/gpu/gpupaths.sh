@@ -27,7 +27,7 @@ same_its() { local a b; a=$(its "$1"); b=$(its "$2"); echo "iterations: $a / $b"
 case " $what " in *" check "*)
   for T in $TYPES; do
     step ${T}_aijops          "$BIN/test_aijops" -type $T -ref aijcusparse -gpu_products
-    step ${T}_aijops_memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_aijops" -type $T -ref aijcusparse -gpu_products -nspecs 1
+    step ${T}_aijops_memcheck timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_aijops" -type $T -ref aijcusparse -gpu_products -nspecs 1
     step ${T}_gpu_small       "$BIN/test_gpu" -type $T -matrices "stencil7:n=30,const=1;random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;denserows:m=20000,k=6,len=5000,dense=5;rmat:scale=14,ef=16"
     step ${T}_matops          "$BIN/test_matops" -type $T
   done
