@@ -46,17 +46,25 @@ esac
 case " $what " in *" bench "*)
   csv=$OUT/gpu-paths-$(echo "$device" | tr -c 'A-Za-z0-9\n' '-' | tr -s - | sed 's/-$//' | tr A-Z a-z)-$(date +%Y%m%d).csv
   echo "test,type,iterations,setup_s,solve_s,total_s,device_to_host_copies_in_solve" > "$csv"
-  # one row from a -log_view: linear iterations (sum), PCSetUp, KSPSolve (or SNESSolve), whole run, GpuToCpu count in KSPSolve
-  row() { local test=$1 type=$2 log=$3 solve=${4:-KSPSolve}
+  # one row from a -log_view: linear iterations (sum), setup (ex56: its "Setup" stage, i.e. KSPSetUp/PCSetUp; ex19:
+  # SNESJacobianEval, the assembly and the format's refresh), KSPSolve, whole run, GpuToCpu count in KSPSolve
+  row() { local test=$1 type=$2 log=$3
     local it st so tot d2h
     it=$(awk '/Linear solve converged|Linear solve did not converge/ {s += $NF} END {print s + 0}' "$log")
-    st=$(awk '$1=="PCSetUp" {print $4; exit}' "$log"); so=$(awk -v e="$solve" '$1==e {print $4; exit}' "$log")
+    st=$(awk '/^ *1: +Setup:/ {print $3; f = 1; exit} END {if (!f) exit 1}' "$log" || awk '$1=="SNESJacobianEval" {print $4; exit}' "$log")
+    so=$(awk '$1=="KSPSolve" {print $4; exit}' "$log")
     tot=$(awk '/^Time \(sec\):/ {print $3; exit}' "$log"); d2h=$(awk '$1=="KSPSolve" {print $(NF-2); exit}' "$log")
     echo "$test,$type,$it,$st,$so,$tot,$d2h" | tee -a "$csv"; }
   for T in aijcusparse $TYPES; do
     log=$OUT/ex56_ne59_$T.log
     "$BIN/ex56" -dll_append "$LIB" -ne 59 -ksp_type cg -pc_type gamg -mat_type $T -ksp_converged_reason -log_view > "$log" 2>&1
     row ex56_ne59_cg_gamg $T "$log"
+  done
+  # the coarse operators as plugin types too (-mat_spmv_product_format) instead of aijcusparse: measured to decide the default
+  for T in brc ccoo; do
+    log=$OUT/ex56_ne59_${T}_pf.log
+    "$BIN/ex56" -dll_append "$LIB" -ne 59 -ksp_type cg -pc_type gamg -mat_type $T -mat_spmv_product_format -ksp_converged_reason -log_view > "$log" 2>&1
+    row ex56_ne59_cg_gamg_coarse_plugin $T "$log"
   done
   for T in aijcusparse $TYPES; do
     for lib in new old; do

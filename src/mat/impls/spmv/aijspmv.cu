@@ -231,38 +231,44 @@ PetscErrorCode CaptureComposed(Mat A, Mat_SeqAIJSpMV *c, std::index_sequence<K..
 /* ---- products ------------------------------------------------------------------------------------------ */
 PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool);
 
-/* The product matrix C remembers the parent's symbolic and numeric phases behind the thunks */
+/* The parent's symbolic and numeric phases behind the thunks, per product (C->product): PETSc's ABC_Basic
+   runs an inner product's phases on the outer matrix with the inner C->product swapped in, so the product,
+   not the matrix, identifies them. A product whose phases were set is always re-dispatched (and so
+   re-recorded here) before its phases run, so an entry left behind by a freed product is never used. */
 struct ProductPhases {
   PetscErrorCode (*symbolic)(Mat) = nullptr, (*numeric)(Mat) = nullptr;
 };
-constexpr const char kPhasesName[] = "MatSpMV_ProductPhases";
+std::unordered_map<const void *, ProductPhases> &Phases()
+{
+  static std::unordered_map<const void *, ProductPhases> m;
+  return m;
+}
 
 PetscErrorCode ProductNumeric_SpMV(Mat C)
 {
-  ProductPhases *p = nullptr;
+  auto it = Phases().find(C->product);
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectContainerQuery((PetscObject)C, kPhasesName, (PetscCtxRt)&p));
-  PetscCheck(p && p->numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the numeric phase of a product");
+  PetscCheck(it != Phases().end() && it->second.numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the numeric phase of a product");
   {
     ParentNames lend;
     lend.Add(C);
-    PetscCall(p->numeric(C));
+    PetscCall(it->second.numeric(C));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode ProductSymbolic_SpMV(Mat C)
 {
-  ProductPhases *p = nullptr;
+  const void *key = C->product;
+  auto        it  = Phases().find(key);
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectContainerQuery((PetscObject)C, kPhasesName, (PetscCtxRt)&p));
-  PetscCheck(p && p->symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the symbolic phase of a product");
+  PetscCheck(it != Phases().end() && it->second.symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the symbolic phase of a product");
   {
     ParentNames lend;
     lend.Add(C);
-    PetscCall(p->symbolic(C));
+    PetscCall(it->second.symbolic(C));
   }
   if (Mat_SeqAIJSpMV *ca = Ctx(C->product->A)) { /* -mat_spmv_product_format: the product carries A's format */
     PetscBool cusp;
@@ -274,8 +280,8 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
     }
   }
   if (C->ops->productnumeric && C->ops->productnumeric != ProductNumeric_SpMV) {
-    p->numeric                = C->ops->productnumeric;
-    C->ops->productnumeric    = ProductNumeric_SpMV;
+    Phases()[key].numeric  = C->ops->productnumeric;
+    C->ops->productnumeric = ProductNumeric_SpMV;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -304,16 +310,7 @@ PetscErrorCode ProductSetFromOptions_SpMV(Mat C)
     PetscCall(f(C));
   }
   if (C->ops->productsymbolic && C->ops->productsymbolic != ProductSymbolic_SpMV) {
-    ProductPhases *p = nullptr;
-    PetscCall(PetscObjectContainerQuery((PetscObject)C, kPhasesName, (PetscCtxRt)&p));
-    if (!p) {
-      p = new ProductPhases();
-      PetscCall(PetscObjectContainerCompose((PetscObject)C, kPhasesName, p, [](void *ctx) -> PetscErrorCode {
-        delete *(ProductPhases **)ctx;
-        return PETSC_SUCCESS;
-      }));
-    }
-    p->symbolic             = C->ops->productsymbolic;
+    Phases()[C->product]    = ProductPhases{C->ops->productsymbolic, nullptr};
     C->ops->productsymbolic = ProductSymbolic_SpMV;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -604,6 +601,9 @@ PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
     lend.Add(A);
     PetscCall(c->ops.bindtocpu(A, flg));
   }
+  /* nothing writes the device copy while bound, but the host copy may have changed without the parent
+     noticing (its SeqAIJ array operations are unset while bound): the host copy is the current one */
+  if (!flg && OnGPUParent(c) && A->offloadmask == PETSC_OFFLOAD_BOTH) A->offloadmask = PETSC_OFFLOAD_CPU;
   PetscCall(Capture(A, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
