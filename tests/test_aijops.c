@@ -6,7 +6,7 @@ static char help[] = "Every operation of the parent (aijcusparse on a GPU, AIJ w
                      "  -type brc  -ref aij|aijcusparse  -tol 1e-12  -gpu_products (require the products to come out as aijcusparse: the GPU path)\n\n";
 
 #include <petscspmv.h>
-#include <petscdevice.h>
+#include <petscdevice_cuda.h>
 #include "spmvexamples.h"
 #include <time.h>
 
@@ -91,8 +91,7 @@ static PetscErrorCode COOFromMat(Mat A, PetscCount *n, PetscInt **ci, PetscInt *
 /* MatSetValuesCOO on B and R with the same values, given in device memory when there is a device */
 static PetscErrorCode SetCOO(Mat R, Mat B, PetscCount n, const PetscScalar *v, InsertMode mode, PetscBool device)
 {
-  PetscDeviceContext dctx;
-  PetscScalar       *dv = NULL;
+  PetscScalar *dv = NULL;
 
   PetscFunctionBeginUser;
   PetscCall(MatSetValuesCOO(R, v, mode));
@@ -100,12 +99,10 @@ static PetscErrorCode SetCOO(Mat R, Mat B, PetscCount n, const PetscScalar *v, I
     PetscCall(MatSetValuesCOO(B, v, mode));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceMalloc(dctx, PETSC_MEMTYPE_DEVICE, n, &dv));
-  PetscCall(PetscDeviceArrayCopy(dctx, dv, v, n));
-  PetscCall(PetscDeviceContextSynchronize(dctx));
+  PetscCallCUDA(cudaMalloc((void **)&dv, PetscMax(n, 1) * sizeof(PetscScalar)));
+  PetscCallCUDA(cudaMemcpy(dv, v, n * sizeof(PetscScalar), cudaMemcpyHostToDevice));
   PetscCall(MatSetValuesCOO(B, dv, mode));
-  PetscCall(PetscDeviceFree(dctx, dv));
+  PetscCallCUDA(cudaFree(dv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
