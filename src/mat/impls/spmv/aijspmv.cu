@@ -487,6 +487,18 @@ PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The format object of a seqaij<fmt> matrix (for queries such as MatSpMVGetFormat()), brought up to date first
+   (built or refreshed, as at a product) when 'sync' and the matrix is assembled with nonzeros */
+PetscErrorCode MatSpMVSeqGetFormat(Mat A, PetscBool sync, const SpMVFormatInfo **info, SpMVFormat **fmt)
+{
+  PetscFunctionBegin;
+  PetscCheck(A->spptr && SpMVFindFormat(((PetscObject)A)->type_name), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv matrix: %s", ((PetscObject)A)->type_name);
+  if (sync && A->assembled && HostCsr(A).nnz) PetscCall(Sync(A, UseHost(A)));
+  *info = Ctx(A)->info;
+  *fmt  = Ctx(A)->fmt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatSpMVVerify - Developer check: rebuilds the format's host reference from the host CSR and compares
   it entry by entry with the layout built on the GPU (the same arrays must come out).

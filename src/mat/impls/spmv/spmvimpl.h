@@ -12,5 +12,6 @@ PetscBool             SpMVHaveGPU(void);
 PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *);
 PetscErrorCode        MatSpMVSeqDetach(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
+PetscErrorCode        MatSpMVSeqGetFormat(Mat, PetscBool, const SpMVFormatInfo **, SpMVFormat **);
 PetscErrorCode        SpMVComposeConverters(Mat, const SpMVFormatInfo *, PetscBool);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *);
