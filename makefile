@@ -37,7 +37,7 @@ HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
 EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
-TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
+TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_spmv
 endif
 
 .PHONY: lib run test gpu bench clean distclean
