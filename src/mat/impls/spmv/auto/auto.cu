@@ -455,18 +455,10 @@ public:
       PetscCall(Chosen().BuildHost(A));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    PetscCall(Decide(st));
     PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
-    rec    = Record();
-    rec.st = st;
-    if (opt.format >= 0) {
-      PetscCall(CheckForced(st));
-      rec.chosen = opt.format;
-      rec.how    = FORCED;
-    } else {
-      PetscCall(SpMVAutoRank(st, opt, &rec.plan));
-      rec.chosen = rec.plan.host;
-      rec.how    = RULE;
-    }
+    if (rec.how == NONE) rec.how = RULE;
+    rec.chosen = rec.how == FORCED ? opt.format : rec.plan.host;
     PetscCall(Chosen().BuildHost(A));
     PetscCall(PetscTime(&t1));
     rec.cost_ms = 1e3 * (t1 - t0);
@@ -477,31 +469,53 @@ public:
   PetscErrorCode RefreshHost(const SpMVHostCsr &A) override { return Chosen().RefreshHost(A); }
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override { return Chosen().MultHost(x, y, add); }
 
-  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  /* A new selection record for a pattern with these statistics: forced, or the rule's plan (errors before any
+     event begins or anything is built) */
+  PetscErrorCode Decide(const SpMVAutoStats &st)
   {
-    SpMVAutoStats  st;
-    PetscLogDouble t0, t1;
-
     PetscFunctionBegin;
-    PetscCall(ReleaseAll());
-    PetscCall(PetscTime(&t0));
-    PetscCall(StatsDevice(A, s, &st));
-    if (rec.chosen >= 0 && rec.st.SamePattern(st) && rec.how != RULE) { /* chosen on the device (or forced) for this pattern */
-      PetscCall(Chosen().BuildDevice(A, s));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
     rec    = Record();
     rec.st = st;
     if (opt.format >= 0) {
       PetscCall(CheckForced(st));
-      rec.chosen = opt.format;
-      rec.how    = FORCED;
-      PetscCall(Chosen().BuildDevice(A, s));
+      rec.how = FORCED;
+    } else PetscCall(SpMVAutoRank(st, opt, &rec.plan));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    SpMVAutoStats  st;
+    PetscLogDouble t0, t1;
+    /* a choice made on the device (or forced) may be kept: the statistics tell whether the pattern is the same;
+       otherwise they are the first step of the selection, inside its event */
+    const bool mayKeep = rec.chosen >= 0 && rec.how != RULE;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseAll());
+    PetscCall(PetscTime(&t0));
+    if (mayKeep) {
+      PetscCall(StatsDevice(A, s, &st));
+      if (rec.st.SamePattern(st)) {
+        PetscCall(Chosen().BuildDevice(A, s));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      PetscCall(Decide(st));
+      PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
     } else {
-      PetscCall(SpMVAutoRank(st, opt, &rec.plan));
-      PetscCall(Select(A, s));
+      PetscErrorCode ierr;
+      PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
+      ierr = StatsDevice(A, s, &st);
+      if (!ierr) ierr = Decide(st);
+      if (ierr) {
+        PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
+        PetscCall(ierr);
+      }
     }
+    if (rec.how == FORCED) {
+      rec.chosen = opt.format;
+      PetscCall(Chosen().BuildDevice(A, s));
+    } else PetscCall(Select(A, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     PetscCall(PetscTime(&t1));
     rec.cost_ms = 1e3 * (t1 - t0);
