@@ -163,6 +163,29 @@ static PetscErrorCode Case(Mat A, const char *prefix, const char *opts, const ch
   }
   nchecks++;
   PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s chose %s, not one of %s", opts, got, allowed);
+  PetscCall(PetscStrstr(opts, "deterministic", &found));
+  if (found) { /* bitwise the same product, five times over */
+    Vec                x, y0, y;
+    const PetscScalar *a, *b;
+    PetscInt           m;
+    PetscCall(MatCreateVecs(B, &x, &y0));
+    PetscCall(VecDuplicate(y0, &y));
+    PetscCall(VecSetRandom(x, rnd));
+    PetscCall(MatMult(B, x, y0));
+    PetscCall(VecGetLocalSize(y0, &m));
+    for (int k = 0; k < 5; k++) {
+      PetscCall(MatMult(B, x, y));
+      PetscCall(VecGetArrayRead(y0, &a));
+      PetscCall(VecGetArrayRead(y, &b));
+      PetscCheck(!memcmp(a, b, (size_t)m * sizeof(PetscScalar)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s gave another product on repetition %d", opts, got, k + 1);
+      PetscCall(VecRestoreArrayRead(y0, &a));
+      PetscCall(VecRestoreArrayRead(y, &b));
+    }
+    nchecks++;
+    PetscCall(VecDestroy(&x));
+    PetscCall(VecDestroy(&y0));
+    PetscCall(VecDestroy(&y));
+  }
   PetscCall(MatDestroy(&B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
