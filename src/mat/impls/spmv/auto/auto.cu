@@ -319,7 +319,7 @@ class Auto final : public SpMVFormat {
     bool          copied = false;
     SpMVAutoStats st;
     SpMVAutoPlan  plan;
-    double        us[AUTO_N];        /* median product time of the timed candidates, microseconds (< 0: not timed) */
+    double        us[AUTO_N];        /* median product time of the timed candidates, microseconds (-1: not timed, -2: failed) */
     double        cost_ms = 0;       /* the whole selection: statistics, builds, trials, frees */
     Record() { std::fill(us, us + AUTO_N, -1.0); }
   } rec;
@@ -349,7 +349,7 @@ class Auto final : public SpMVFormat {
 
     PetscFunctionBegin;
     for (int k = 0; k < AUTO_N; k++)
-      if (rec.us[k] >= 0) {
+      if (rec.us[k] >= 0) { /* the timed ones */
         char item[64];
         PetscCall(PetscSNPrintf(item, sizeof(item), " %s %.1f us", SpMVAutoNames[k], rec.us[k]));
         PetscCall(PetscStrlcat(line, item, sizeof(line)));
@@ -524,6 +524,26 @@ public:
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
+  /* Build f, one warm-up product, then t.size() products timed by CUDA events on s: the median in *us */
+  static PetscErrorCode Time(SpMVFormat *f, const SpMVDeviceCsr &A, const PetscScalar *x, PetscScalar *y, cudaEvent_t e0, cudaEvent_t e1, std::vector<double> &t, cudaStream_t s, double *us)
+  {
+    PetscFunctionBegin;
+    PetscCall(f->BuildDevice(A, s));
+    PetscCall(f->MultDevice(x, y, false, s)); /* warm-up: first launches, caches, cuSPARSE's preprocessing */
+    for (double &tr : t) {
+      float ms;
+      PetscCallCUDA(cudaEventRecord(e0, s));
+      PetscCall(f->MultDevice(x, y, false, s));
+      PetscCallCUDA(cudaEventRecord(e1, s));
+      PetscCallCUDA(cudaEventSynchronize(e1));
+      PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+      tr = 1e3 * ms;
+    }
+    std::sort(t.begin(), t.end());
+    *us = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
   /* Time the plan's candidates: build, one warm-up product, trials products timed by CUDA events on s, median.
      A candidate that loses is released at once, so at most two layouts (and csr) coexist. */
   PetscErrorCode Select(const SpMVDeviceCsr &A, cudaStream_t s)
@@ -546,22 +566,23 @@ public:
     PetscCallCUDA(cudaEventCreate(&e0));
     PetscCallCUDA(cudaEventCreate(&e1));
     for (int k = 0; k < rec.plan.ntime; k++) {
-      const int   c = rec.plan.time[k];
-      SpMVFormat *f = cand[c];
+      const int      c = rec.plan.time[k];
+      SpMVFormat    *f = cand[c];
+      PetscErrorCode ierr;
       if (!f) continue;
-      PetscCall(f->BuildDevice(A, s));
-      PetscCall(f->MultDevice(x, y, false, s)); /* warm-up: first launches, caches, cuSPARSE's preprocessing */
-      for (PetscInt r = 0; r < opt.trials; r++) {
-        float ms;
-        PetscCallCUDA(cudaEventRecord(e0, s));
-        PetscCall(f->MultDevice(x, y, false, s));
-        PetscCallCUDA(cudaEventRecord(e1, s));
-        PetscCallCUDA(cudaEventSynchronize(e1));
-        PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
-        t[(std::size_t)r] = 1e3 * ms;
+      if (c == AUTO_CSR) PetscCall(Time(f, A, x, y, e0, e1, t, s, &rec.us[c]));
+      else { /* a library format that fails (out of device memory with two layouts held) is skipped, not fatal */
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = Time(f, A, x, y, e0, e1, t, s, &rec.us[c]);
+        if (ierr) (void)f->ReleaseDevice();
+        PetscCall(PetscPopErrorHandler());
+        if (ierr) {
+          (void)cudaGetLastError(); /* a non-sticky error (allocation); a sticky one fails the next call anyway */
+          rec.us[c] = -2;
+          PetscCall(PetscInfo(NULL, "spmv: candidate %s failed (error %d) and was skipped\n", SpMVAutoNames[c], (int)ierr));
+          continue;
+        }
       }
-      std::sort(t.begin(), t.end());
-      rec.us[c] = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
       if (best < 0 || rec.us[c] < rec.us[best]) {
         if (best >= 0) PetscCall(cand[best]->ReleaseDevice());
         best = c;
@@ -613,6 +634,10 @@ public:
       for (int k = 0; k < rec.plan.ntime; k++) {
         char item[96];
         const int c = rec.plan.time[k];
+        if (rec.us[c] == -2) {
+          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s failed (skipped)", k ? ", " : "", SpMVAutoNames[c]));
+          PetscCall(PetscStrlcat(list, item, sizeof(list)));
+        }
         if (rec.us[c] < 0) continue;
         if (unit > 0) PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s %.1f us (%.2fx csr)", k ? ", " : "", SpMVAutoNames[c], rec.us[c], unit / rec.us[c]));
         else PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s %.1f us", k ? ", " : "", SpMVAutoNames[c], rec.us[c]));
