@@ -1,5 +1,5 @@
 #!/bin/bash
-# The SpMV benchmark on the GPU machine: bench_spmv on the benchmark matrices, every type (brc, aijcusparse,
+# The SpMV benchmark on the GPU machine: bench_spmv on the benchmark matrices, every type (spmv, brc, ..., aijcusparse,
 # sellcuda), CSV and JSON into $OUT, the table to stdout.
 #
 # Run from the repository root after `. /opt/devb/env.sh`:

@@ -13,7 +13,7 @@
 # -ksp_max_it (MAXIT, default 10000) bounds the solves that do not converge.
 set -u
 BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
-TYPES=${TYPES:-"aijcusparse brc"}; GRID=${GRID:-512}
+TYPES=${TYPES:-"aijcusparse spmv brc"}; GRID=${GRID:-512}
 stamp=$(date +%Y%m%d-%H%M%S); csv=$OUT/solver-$stamp.csv; mkdir -p "$OUT"
 declare -A SOLVERS=(
   [gmres_none]="-ksp_type gmres -pc_type none"

@@ -21,6 +21,10 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
    refresh (plugin types: MatSpMVBuild / MatSpMVRefresh log events) and the value upload of the refresh
    (aijcusparse's MatCUSPARSCopyTo) in units of one aijcusparse MatMult, device memory taken by the matrix (MB) and the relative
    error ||y - y_aij|| / ||y_aij|| of the first product and of the product after the refresh.
+   For the automatic type spmv also the format it chose (MatSpMVGetFormat) and the cost of its selection (the
+   MatSpMVSelect event: statistics, candidate builds, timed products, frees) in aijcusparse MatMults, and per
+   matrix a line comparing it with the fastest single type and with aijcusparse (the issue's targets: >= 0.97x
+   and >= 1.0x, selection <= 40 MatMults).
 */
 #include <petscspmv.h>
 #include <petscdevice_cuda.h>
@@ -34,7 +38,7 @@ PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat, PetscBool, Mat *);
 #define NWARMUP  10
 
 /* Plugin types known to this benchmark (the default -types); add new roots here */
-static const char *PluginTypes[] = {MATBRC, MATSURAA, MATCCOO, MATARGCSR, MATSEGSUM};
+static const char *PluginTypes[] = {MATSPMV, MATBRC, MATSURAA, MATCCOO, MATARGCSR, MATSEGSUM};
 
 typedef struct {
   char      matrix[PETSC_MAX_PATH_LEN];
@@ -48,6 +52,8 @@ typedef struct {
   double    build, upload;          /* plugin events during conversion + first MatMult: MatSpMVBuild, MatCUSPARSCopyTo */
   double    refresh, refreshupload; /* plugin events during MatScale + MatMult: MatSpMVRefresh, MatCUSPARSCopyTo */
   double    devmb;                  /* device memory taken by the matrix (vectors excluded), MB; < 0 when unknown */
+  double    select;                 /* plugin event during conversion + first MatMult: MatSpMVSelect (spmv's choice) */
+  char      chosen[16];             /* plugin types: the format running the products (spmv: the one it chose) */
   double    err, err2;              /* relative errors: first product, product after the refresh */
 } Result;
 
@@ -137,12 +143,13 @@ static PetscErrorCode EventTime(const char *name, double *t)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PluginEvents(double t[3])
+static PetscErrorCode PluginEvents(double t[4])
 {
   PetscFunctionBegin;
   PetscCall(EventTime("MatSpMVBuild", &t[0]));
   PetscCall(EventTime("MatSpMVRefresh", &t[1]));
   PetscCall(EventTime("MatCUSPARSCopyTo", &t[2])); /* the parent's upload of the CSR values (aijcusparse) */
+  PetscCall(EventTime("MatSpMVSelect", &t[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -197,7 +204,7 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   const PetscScalar *xa, *p;
   PetscMemType       mt;
   PetscLogDouble     t0, t1, t2, t3;
-  double             ev0[3], ev1[3], *tt;
+  double             ev0[4], ev1[4], *tt;
   size_t             f0, f1, fv0, fv1;
 
   char               base[64], prefix[64];
@@ -246,6 +253,12 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   r->first   = t3 - t2;
   r->build   = ev1[0] - ev0[0];
   r->upload  = ev1[2] - ev0[2];
+  r->select  = ev1[3] - ev0[3];
+  if (r->plugin) {
+    const char *name;
+    PetscCall(MatSpMVGetFormat(B, &name));
+    PetscCall(PetscStrncpy(r->chosen, name, sizeof(r->chosen)));
+  }
   if (gpu) r->devmb = (((double)f0 - (double)f1) - ((double)fv0 - (double)fv1)) / 1e6;
   if (IsFloor(base)) r->err = 0; /* not a product: nothing to check */
   else PetscCall(RelError(yb, y0, 1.0, &r->err));
@@ -453,11 +466,13 @@ int main(int argc, char **argv)
     }
     /* the table of this matrix: relative units need the aijcusparse time */
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %10s %10s %8s %6s %7s %9s %8s %8s %8s %8s %9s\n", "type", "median us", "min us", "max us", "GB/s", "%copy", "x cusp", "convert", "build", "refresh", "upload", "dev MB", "rel err"));
+    const Result *best = NULL, *autor = NULL;
     for (PetscInt i = first; i < nres; i++) {
       const Result *r     = &res[i];
       const double  unit  = cusp ? cusp->med : 1e-6; /* one aijcusparse MatMult, or us */
       const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows;
-      char          frac[16] = "-", sp[16] = "-", bld[16] = "-", ref[16] = "-", upl[16] = "-", mb[16] = "-";
+      char          frac[16] = "-", sp[16] = "-", bld[16] = "-", ref[16] = "-", upl[16] = "-", mb[16] = "-", name[40];
+      char          base[64], prefix[64];
 
       if (!r->ok) {
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s FAILED: relative error %.2e, after the refresh %.2e (-1: not run)\n", r->type, r->err, r->err2));
@@ -471,9 +486,16 @@ int main(int argc, char **argv)
         PetscCall(PetscSNPrintf(upl, sizeof(upl), "%.1f", r->refreshupload / unit));
       }
       if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.1f", r->devmb));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.2f %10.2f %10.2f %8.1f %6s %7s %9.1f %8s %8s %8s %8s %9.1e\n", r->type, 1e6 * r->med, 1e6 * r->tmin, 1e6 * r->tmax, bytes / r->med / 1e9, frac, sp, (r->convert + r->first) / unit, bld, ref, upl, mb, PetscMax(r->err, r->err2)));
+      PetscCall(SplitVariant(r->type, base, sizeof(base), prefix, sizeof(prefix)));
+      if (!strcmp(base, MATSPMV) && !prefix[0]) autor = r;
+      else if (!prefix[0] && (r->plugin || IsCusparse(base)) && (!best || r->med < best->med)) best = r; /* the library's types and aijcusparse */
+      PetscCall(PetscSNPrintf(name, sizeof(name), "%s%s%s", r->type, !strcmp(base, MATSPMV) ? ":" : "", !strcmp(base, MATSPMV) ? r->chosen : ""));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.2f %10.2f %10.2f %8.1f %6s %7s %9.1f %8s %8s %8s %8s %9.1e\n", name, 1e6 * r->med, 1e6 * r->tmin, 1e6 * r->tmax, bytes / r->med / 1e9, frac, sp, (r->convert + r->first) / unit, bld, ref, upl, mb, PetscMax(r->err, r->err2)));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (convert = MatConvert + first MatMult, wall; build, refresh, upload (values, at the refresh) from the plugin's log events; all four in %s)\n", cusp ? "aijcusparse MatMults of this matrix" : "us"));
+    if (autor && autor->ok && best && cusp)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  spmv chose %s: %.3fx the fastest single type (%s), %.3fx aijcusparse; selection %.1f aijcusparse MatMults (MatSpMVSelect)\n", autor->chosen, best->med / autor->med, best->type, cusp->med / autor->med, autor->select / cusp->med));
+    else if (autor && autor->ok && best) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  spmv chose %s: %.3fx the fastest single type (%s); selection %.0f us (MatSpMVSelect)\n", autor->chosen, best->med / autor->med, best->type, 1e6 * autor->select));
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y0));
     PetscCall(MatDestroy(&A));
@@ -484,7 +506,7 @@ int main(int argc, char **argv)
     FILE *fc = NULL, *fj = NULL;
     if (csv[0]) {
       PetscCall(PetscFOpen(PETSC_COMM_SELF, csv, "w", &fc));
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "device,date,commit,copy_GBs,matrix,type,plugin,rows,cols,nnz,seed,trials,reps,median_s,min_s,max_s,GBs,copy_fraction,speedup_vs_cusparse,convert_s,first_mult_s,convert_cusparse_units,build_s,build_upload_s,refresh_s,refresh_upload_s,build_cusparse_units,refresh_cusparse_units,refresh_upload_cusparse_units,device_MB,rel_err,rel_err_refresh,ok\n"));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "device,date,commit,copy_GBs,matrix,type,plugin,rows,cols,nnz,seed,trials,reps,median_s,min_s,max_s,GBs,copy_fraction,speedup_vs_cusparse,convert_s,first_mult_s,convert_cusparse_units,build_s,build_upload_s,refresh_s,refresh_upload_s,build_cusparse_units,refresh_cusparse_units,refresh_upload_cusparse_units,device_MB,rel_err,rel_err_refresh,ok,chosen,select_s,select_cusparse_units\n"));
     }
     if (json[0]) {
       PetscCall(PetscFOpen(PETSC_COMM_SELF, json, "w", &fj));
@@ -497,7 +519,7 @@ int main(int argc, char **argv)
     for (PetscInt i = 0; i < nres; i++) {
       const Result *r = &res[i], *cusp = NULL;
       const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows, gbs = r->ok ? bytes / r->med / 1e9 : 0;
-      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "", e2[32] = "";
+      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "", e2[32] = "", sel[32] = "";
 
       for (PetscInt j = 0; j < nres; j++)
         if (!strcmp(res[j].matrix, r->matrix) && IsCusparse(res[j].type) && res[j].ok) cusp = &res[j];
@@ -509,12 +531,13 @@ int main(int argc, char **argv)
           PetscCall(PetscSNPrintf(bld, sizeof(bld), "%.2f", r->build / cusp->med));
           PetscCall(PetscSNPrintf(ref, sizeof(ref), "%.2f", r->refresh / cusp->med));
           PetscCall(PetscSNPrintf(upl, sizeof(upl), "%.2f", r->refreshupload / cusp->med));
+          if (r->select > 0) PetscCall(PetscSNPrintf(sel, sizeof(sel), "%.2f", r->select / cusp->med));
         }
       }
       if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.2f", r->devmb));
       if (r->err2 >= 0) PetscCall(PetscSNPrintf(e2, sizeof(e2), "%.3e", r->err2));
       if (fc)
-        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%s,%d\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, e2, (int)r->ok));
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%s,%d,%s,%.6e,%s\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, e2, (int)r->ok, r->chosen, r->select, sel));
       if (fj) {
         fprintf(fj, "%s\n    {\"matrix\": ", i ? "," : "");
         JsonString(fj, r->matrix);
@@ -523,7 +546,10 @@ int main(int argc, char **argv)
         fprintf(fj, ", \"plugin\": %s, \"rows\": %" PetscInt_FMT ", \"cols\": %" PetscInt_FMT ", \"nnz\": %" PetscInt64_FMT ", \"seed\": %lu, \"ok\": %s,\n", r->plugin ? "true" : "false", r->rows, r->cols, r->nnz, r->seed, r->ok ? "true" : "false");
         fprintf(fj, "     \"median_s\": %.6e, \"min_s\": %.6e, \"max_s\": %.6e, \"GBs\": %.3f, \"copy_fraction\": %s, \"speedup_vs_cusparse\": %s,\n", r->med, r->tmin, r->tmax, gbs, frac[0] ? frac : "null", sp[0] ? sp : "null");
         fprintf(fj, "     \"convert_s\": %.6e, \"first_mult_s\": %.6e, \"convert_cusparse_units\": %s, \"build_s\": %.6e, \"build_upload_s\": %.6e, \"refresh_s\": %.6e, \"refresh_upload_s\": %.6e,\n", r->convert, r->first, conv[0] ? conv : "null", r->build, r->upload, r->refresh, r->refreshupload);
-        fprintf(fj, "     \"build_cusparse_units\": %s, \"refresh_cusparse_units\": %s, \"refresh_upload_cusparse_units\": %s, \"device_MB\": %s, \"rel_err\": %.3e, \"rel_err_refresh\": %s}", bld[0] ? bld : "null", ref[0] ? ref : "null", upl[0] ? upl : "null", mb[0] ? mb : "null", r->err, e2[0] ? e2 : "null");
+        fprintf(fj, "     \"build_cusparse_units\": %s, \"refresh_cusparse_units\": %s, \"refresh_upload_cusparse_units\": %s, \"device_MB\": %s, \"rel_err\": %.3e, \"rel_err_refresh\": %s,\n", bld[0] ? bld : "null", ref[0] ? ref : "null", upl[0] ? upl : "null", mb[0] ? mb : "null", r->err, e2[0] ? e2 : "null");
+        fprintf(fj, "     \"chosen\": ");
+        JsonString(fj, r->chosen);
+        fprintf(fj, ", \"select_s\": %.6e, \"select_cusparse_units\": %s}", r->select, sel[0] ? sel : "null");
       }
     }
     if (fc) PetscCall(PetscFClose(PETSC_COMM_SELF, fc));

@@ -28,6 +28,12 @@
 #define MATSEQAIJSEGSUM "seqaijsegsum"
 #define MATMPIAIJSEGSUM "mpiaijsegsum"
 
+/* The automatic type: chooses one of the formats above (or cuSPARSE's CSR product) per matrix, by row statistics
+   and a few timed products at the first product of a new nonzero pattern (src/mat/impls/spmv/auto/auto.h) */
+#define MATSPMV       "spmv"
+#define MATSEQAIJSPMV "seqaijspmv"
+#define MATMPIAIJSPMV "mpiaijspmv"
+
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatSpMVGetFormat(Mat, const char *[]);

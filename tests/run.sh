@@ -77,11 +77,12 @@ poly_degrees() {
 ex19_poly() { "$BIN/ex19" -dll_append "$LIB" -da_grid_x 16 -da_grid_y 16 -pc_type poly "$@"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
-TYPES=${TYPES:-brc suraa ccoo argcsr segsum}
+TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum}
 # per type: an option that changes the layout, and a value that must be refused (test_matops)
-# types whose host reference sums rows in CSR order (bit-for-bit AIJ without inodes when no row is split)
-declare -A CSR_ORDER=([brc]=1 [suraa]=1 [ccoo]=1 [argcsr]=1)
-declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1 [argcsr]=mat_argcsr_desired_chunk_size=1 [segsum]=mat_segsum_tile=64) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3 [argcsr]=mat_argcsr_block_size=48 [segsum]=mat_segsum_tiles_per_warp=0)
+# types whose host reference sums rows in CSR order (bit-for-bit AIJ without inodes when no row is split);
+# spmv: the rule picks ccoo (constant 7-point stencil) and brc (ex19) for the two tests that need it
+declare -A CSR_ORDER=([brc]=1 [suraa]=1 [ccoo]=1 [argcsr]=1 [spmv]=1)
+declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1 [argcsr]=mat_argcsr_desired_chunk_size=1 [segsum]=mat_segsum_tile=64 [spmv]=mat_spmv_format=brc) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3 [argcsr]=mat_argcsr_block_size=48 [segsum]=mat_segsum_tiles_per_warp=0 [spmv]=mat_spmv_trials=0)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
 # 1. the formats' host references against CSR (paper examples, adversarial and random matrices)
 for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
@@ -130,7 +131,29 @@ for T in $TYPES; do
   run ${T}_mpi_ex19_view          grep_run "mpiaij$T: diagonal and off-diagonal blocks are seqaij[a-z]* matrices with the $T format" $MPIEXEC -n 2 "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $T -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
   run ${T}_solve_mtx              grep_run "seqaij$T: " "$BIN/spmv_solve" -f "$MATRICES/nasa4704.mtx" -mat_type $T -ksp_type cg -pc_type jacobi -ksp_max_it 5000
 done
-# 6. bad input: clear PETSc errors (each format adds its own)
+# 6. the automatic type spmv: the rule on generated families, forced candidates and formats, the choice kept over
+#    refreshes, MatDuplicate, MatCopy and MatSetFromOptions, chosen again for a new pattern or new options, the
+#    diagonal block's choice on 2-3 ranks; -mat_view, -help (each format's options once), -log_view; bad values
+help_once() { local n; n=$(ex19_type spmv -help -snes_max_it 1 2>&1 | grep -c -- "$1"); echo "$1: $n"; [ "$n" = 1 ]; }
+run spmv_choice              "$BIN/test_spmv"
+for np in 2 3; do run spmv_choice_mpi_n$np $MPIEXEC -n $np "$BIN/test_spmv"; done
+run spmv_view_choice         grep_run "spmv: chosen: brc by the rule" ex19_type spmv -mat_view ::ascii_info -snes_max_it 1
+run spmv_view_candidates     grep_run "spmv: rule: regular rows" ex19_type spmv -mat_view ::ascii_info -snes_max_it 1
+run spmv_view_forced         grep_run "spmv: -mat_spmv_format segsum: no selection" ex19_type spmv -mat_spmv_format segsum -mat_view ::ascii_info -snes_max_it 1
+run spmv_help_brc_once       help_once "-mat_brc_width_max:"
+run spmv_help_ccoo_once      help_once "-mat_ccoo_k:"
+run spmv_help_candidates     help_once "-mat_spmv_candidates:"
+run spmv_log_event           grep_run "^MatSpMVSelect" ex19_type spmv -log_view -snes_max_it 1
+run spmv_info                grep_run "spmv (host): .* chose brc" ex19_type spmv -info -snes_max_it 1
+run spmv_candidate_option    grep_run "CCOO: B 256 threads x K 2" ex19_type spmv -mat_spmv_format ccoo -mat_ccoo_k 2 -mat_view ::ascii_info -snes_max_it 1
+expect_error spmv_bad_trials       "mat_spmv_trials"                ex19_type spmv -mat_spmv_trials 0
+expect_error spmv_bad_candidate    "Unknown format \"nosuch\""    ex19_type spmv -mat_spmv_candidates brc,nosuch
+expect_error spmv_bad_format       "Unknown format \"spmv\""      ex19_type spmv -mat_spmv_format spmv
+expect_error spmv_bad_budget       "mat_spmv_budget"                ex19_type spmv -mat_spmv_budget -1
+expect_error spmv_bad_det_format   "CCOO combines rows"             ex19_type spmv -mat_spmv_format ccoo -mat_spmv_deterministic
+expect_error spmv_bad_det_list     "no candidate format is left"    ex19_type spmv -mat_spmv_candidates ccoo -mat_spmv_deterministic
+expect_error spmv_bad_brc_option   "mat_brc_width_max"              ex19_type spmv -mat_brc_width_max 0
+# 7. bad input: clear PETSc errors (each format adds its own)
 expect_error bad_width_max   "mat_brc_width_max" ex19_brc -mat_brc_width_max 0
 expect_error bad_coarsen     "mat_brc_coarsen"   ex19_brc -mat_brc_coarsen -1
 expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
@@ -153,7 +176,7 @@ expect_error suraa_bad_g1_max_rows  "mat_suraa_g1_max_rows"      ex19_type suraa
 expect_error suraa_cusparse_logical "mat_suraa_permute physical" ex19_type suraa -mat_suraa_kernels cusparse -mat_suraa_permute logical
 # the dynamic-parallelism path exists only in a build made with SPMV_SURAA_CDP=1
 [ "${SPMV_SURAA_CDP:-0}" = 1 ] || expect_error suraa_no_cdp "SPMV_SURAA_CDP=1" ex19_type suraa -mat_suraa_dynamic_parallelism
-# 7. the polynomial preconditioner PCPOLY: p(A)v against the polynomial evaluated densely (every type, with and
+# 8. the polynomial preconditioner PCPOLY: p(A)v against the polynomial evaluated densely (every type, with and
 #    without Jacobi scaling, transposed too), GMRES polynomial of full degree = A^-1, iterations falling with the degree
 #    (2D Laplacian: CG, GMRES, BiCGSTAB; ex19: GMRES and BiCGSTAB, aij and the plugin types, 2 ranks), view, bad options
 run poly_aij                 "$BIN/test_poly"
@@ -184,7 +207,7 @@ expect_error poly_bad_esteig      "needs four values"                    ex19_po
 expect_error poly_bad_est_bounds  "not a valid interval"                 ex19_poly -pc_poly_type chebyshev -pc_poly_esteig 0,2,0,1
 expect_error poly_class_range     "Argument out of range"                ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues 3,1
 expect_error poly_class_wrong     "Invalid argument"                     ex19_poly -pc_poly_type 7
-# 8. the benchmark's CPU smoke run (correctness only)
+# 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 
 echo

@@ -7,6 +7,7 @@
 #include "../mat/impls/spmv/ccoo/ccoo.h"
 #include "../mat/impls/spmv/argcsr/argcsr.h"
 #include "../mat/impls/spmv/segsum/segsum.h"
+#include "../mat/impls/spmv/auto/auto.h"
 #include "../ksp/pc/impls/poly/polyimpl.h"
 #include <petscspmv.h>
 
@@ -16,6 +17,7 @@ const SpMVFormatInfo SURAAInfo = {MATSURAA, MATSEQAIJSURAA, MATMPIAIJSURAA, "sor
 const SpMVFormatInfo CCOOInfo = {MATCCOO, MATSEQAIJCCOO, MATMPIAIJCCOO, "balanced compressed COO, Aliaga et al. Euro-Par 2020", CCOOCreate};
 const SpMVFormatInfo ARgCSRInfo = {MATARGCSR, MATSEQAIJARGCSR, MATMPIAIJARGCSR, "adaptive row-grouped CSR, Heller and Oberhuber 2012", ARgCSRCreate};
 const SpMVFormatInfo SegSumInfo = {MATSEGSUM, MATSEQAIJSEGSUM, MATMPIAIJSEGSUM, "speculative segmented sum on CSR, Liu & Vinter 2015", SegSumCreate};
+const SpMVFormatInfo AutoInfo = {MATSPMV, MATSEQAIJSPMV, MATMPIAIJSPMV, "automatic: the fastest format for each matrix", SpMVAutoCreate};
 
 struct Entry {
   const SpMVFormatInfo *info;
@@ -27,6 +29,7 @@ const Entry Formats[] = {
   {&CCOOInfo, MatCreate_SeqAIJSpMV_T<&CCOOInfo>, MatCreate_MPIAIJSpMV_T<&CCOOInfo>},
   {&ARgCSRInfo, MatCreate_SeqAIJSpMV_T<&ARgCSRInfo>, MatCreate_MPIAIJSpMV_T<&ARgCSRInfo>},
   {&SegSumInfo, MatCreate_SeqAIJSpMV_T<&SegSumInfo>, MatCreate_MPIAIJSpMV_T<&SegSumInfo>},
+  {&AutoInfo, MatCreate_SeqAIJSpMV_T<&AutoInfo>, MatCreate_MPIAIJSpMV_T<&AutoInfo>},
 };
 PetscBool initialized = PETSC_FALSE;
 
@@ -39,7 +42,7 @@ PetscErrorCode PetscSpMVFinalizePackage(void)
 } // namespace
 
 /*@C
-  PetscSpMVInitializePackage - Registers the petsc-spmv matrix types (`MATBRC`, ...), the preconditioner `PCPOLY`
+  PetscSpMVInitializePackage - Registers the petsc-spmv matrix types (`MATSPMV`, `MATBRC`, ...), the preconditioner `PCPOLY`
   and their log events.
 
   Not Collective
@@ -61,6 +64,7 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(MatInitializePackage());
   PetscCall(PetscLogEventRegister("MatSpMVBuild", MAT_CLASSID, &MAT_SpMV_Build));
   PetscCall(PetscLogEventRegister("MatSpMVRefresh", MAT_CLASSID, &MAT_SpMV_Refresh));
+  PetscCall(PetscLogEventRegister("MatSpMVSelect", MAT_CLASSID, &MAT_SpMV_Select));
   for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));
   PetscCall(PCInitializePackage());
   PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));

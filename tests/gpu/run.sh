@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU checks, run on the GPU machine from the repository root, after `make gpu` here packed .dev/bundle.tar.xz
 # (PETSc, its runtime libraries, build/ and the matrices). Writes logs to $OUT (default /tmp/gpu-out).
-#   tests/gpu/run.sh [check|sanitize|ex19|bench|all]...
+#   tests/gpu/run.sh [check|sanitize|ex19|spmv|bench|all]...
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
@@ -18,7 +18,7 @@ SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16,const=1;random:m=5000,k=9,empty
 REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/nh2010.mtx:2;$M/cti.mtx:4;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/cage10.mtx"
 BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16"
 
-TYPES=${TYPES:-brc suraa ccoo argcsr segsum}
+TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum}
 case " $what " in *" check "*|*" all "*)
   for T in $TYPES; do
     step ${T}_gpu_small   "$BIN/test_gpu" -type $T -matrices "$SMALL"
@@ -52,6 +52,28 @@ case " $what " in *" ex19 "*|*" all "*)
       grep -E "^MatMult |^MatSpMV" "$OUT/ex19_$T$tag.log"
     done
   done
+esac
+case " $what " in *" spmv "*|*" all "*)
+  # the automatic type on the GPU: the timed choice on the benchmark-like families and real matrices (view: the
+  # candidates, their times, the selection cost), the PETSc-level checks with timed choices, the csr candidate
+  # alone, and compute-sanitizer over the statistics kernels, the csr candidate and a whole selection
+  SPMVM="stencil7:n=100;stencil27:n=60;stencil27:n=60,const=1;rmat:scale=19,ef=16;denserows:m=1000000,k=8,len=50000,dense=16;$M/cage11.mtx:16;$M/nasa4704.mtx:64;$M/vsp_model1_crew1_cr42_south31.mtx:16;$M/delaunay_n16.mtx:32"
+  for spec in $(echo "$SPMVM" | tr ';' ' '); do
+    tag=$(echo "$spec" | sed 's|.*/||' | tr -c 'a-zA-Z0-9' '_')
+    "$BIN/spmv_solve" -f "$spec" -mat_type spmv -view_mat ::ascii_info -ksp_max_it 1 > "$OUT/spmv_view_$tag.txt" 2>&1
+    step spmv_view_$tag grep "spmv: chosen: .*, the fastest" "$OUT/spmv_view_$tag.txt"
+    grep "spmv: \(rule\|candidates\|chosen\|selection\)" "$OUT/spmv_view_$tag.txt"
+  done
+  step spmv_choice_gpu      "$BIN/test_spmv"
+  step spmv_choice_gpu_n2   mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/test_spmv"
+  step spmv_csr_gpu         "$BIN/test_gpu" -type spmv -mat_spmv_format csr -matrices "$SMALL;$REAL"
+  step spmv_csr_det_gpu     "$BIN/test_gpu" -type spmv -mat_spmv_format csr -mat_spmv_deterministic -matrices "$SMALL"
+  step spmv_all_cands_gpu   "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa -matrices "$SMALL"
+  step spmv_memcheck_csr    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_format csr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
+  step spmv_memcheck_select compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
+  step spmv_memcheck_test   compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_spmv"
+  step spmv_racecheck_stats compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,segsum -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  step spmv_synccheck_stats compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,segsum -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
 esac
 case " $what " in *" mpi "*)
   # two ranks, one GPU each (Debian MPICH is not CUDA-aware: -use_gpu_aware_mpi 0 comes from env.sh)

@@ -845,6 +845,22 @@ PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The format object of a seqaij<fmt> matrix (for queries such as MatSpMVGetFormat()), brought up to date first
+   (built or refreshed, as at a product) when 'sync' and the matrix is assembled with nonzeros */
+PetscErrorCode MatSpMVSeqGetFormat(Mat A, PetscBool sync, const SpMVFormatInfo **info, SpMVFormat **fmt)
+{
+  Mat_SeqAIJSpMV *c = Ctx(A);
+
+  PetscFunctionBegin;
+  *info = nullptr;
+  *fmt  = nullptr;
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS); /* no petsc-spmv format on this matrix */
+  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz) PetscCall(Sync(A, (PetscBool)!c->gpu));
+  *info = c->info;
+  *fmt  = c->fmt;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@
   MatSpMVVerify - Developer check: rebuilds the format's host reference from the host CSR and compares
   it entry by entry with the layout built on the GPU (the same arrays must come out).
@@ -876,41 +892,5 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCall(HostCsr(A, &h));
   PetscCall(c->fmt->Verify(h, s, maxdiff));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  MatSpMVGetFormat - The petsc-spmv format a matrix carries
-
-  Not Collective
-
-  Input Parameter:
-. A - a matrix: `seqaij<fmt>`, `mpiaij<fmt>` (its diagonal block is asked), a block of one, or any other matrix
-
-  Output Parameter:
-. fmt - the format's root name (`MATBRC`, ...), or `NULL` when the matrix carries no petsc-spmv format
-
-  Level: intermediate
-
-  Note:
-  The blocks of `mpiaij<fmt>` are `seqaijcusparse` matrices (`seqaij` without a GPU) that carry the format, so
-  that PETSc's MPI code sees the blocks it expects; this is how to tell that they do.
-
-.seealso: `MatSetType()`, `PetscSpMVInitializePackage()`
-@*/
-PetscErrorCode MatSpMVGetFormat(Mat A, const char *fmt[])
-{
-  PetscBool mpi;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
-  PetscAssertPointer(fmt, 2);
-  *fmt = nullptr;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
-  if (mpi) {
-    Mat Ad;
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, NULL, NULL));
-    if (Ad) PetscCall(MatSpMVGetFormat(Ad, fmt));
-  } else if (Mat_SeqAIJSpMV *c = Ctx(A)) *fmt = c->info->root;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

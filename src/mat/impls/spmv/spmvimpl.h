@@ -13,4 +13,5 @@ PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *); /* a block:
 PetscErrorCode        MatSpMVSeqDetach(Mat);
 PetscBool             MatSpMVSeqHasOverlay(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
+PetscErrorCode        MatSpMVSeqGetFormat(Mat, PetscBool, const SpMVFormatInfo **, SpMVFormat **);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *, PetscBool *);

@@ -1,0 +1,710 @@
+/*
+   The automatic format (auto.h): the "csr" candidate (cuSPARSE's CSR product on the generic type's device
+   CSR), the row statistics on the device, the timed selection, and the composite format that forwards the
+   contract to the format it chose. MatSpMVGetFormat() tells which one that is.
+*/
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include "auto.h"
+#include "../spmvimpl.h"
+#include "../spmvdevice.cuh"
+#include <petscdevice_cuda.h>
+#include <petsctime.h>
+#include <cusparse.h>
+#include <cub/cub.cuh>
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+static_assert(sizeof(PetscScalar) == sizeof(double), "the automatic format is written for real double precision PETSc");
+
+PetscLogEvent MAT_SpMV_Select = 0;
+
+namespace {
+
+/* ---------------------------------------------------------------------------------------------- */
+/* csr: cuSPARSE's SpMV on the device CSR the generic type owns (the aijcusparse product, no copy)  */
+/* ---------------------------------------------------------------------------------------------- */
+class CsrFormat final : public SpMVFormat {
+  SpMVHostCsr                  h;
+  SpMVDeviceCsr                d;
+  cusparseHandle_t             handle = nullptr;
+  cusparseConstSpMatDescr_t    mat    = nullptr;
+  mutable cusparseDnVecDescr_t vx = nullptr, vy = nullptr; /* the vectors' pointers are set at every product */
+  mutable bool                 prepped = false;            /* cusparseSpMV_preprocess ran (at the first product) */
+  void                        *buf     = nullptr;
+  std::size_t                  bufbytes = 0;
+
+  cusparseSpMVAlg_t Alg() const { return deterministic ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1; }
+
+public:
+  bool deterministic = false; /* CSR_ALG2: cuSPARSE documents it as bitwise reproducible, ALG1 (aijcusparse's default) not */
+
+  ~CsrFormat() override { (void)ReleaseDevice(); }
+
+  PetscErrorCode SetFromOptions(PetscOptionItems) override { return PETSC_SUCCESS; }
+  PetscErrorCode CopyOptions(const SpMVFormat &from) override
+  {
+    deterministic = static_cast<const CsrFormat &>(from).deterministic;
+    return PETSC_SUCCESS;
+  }
+
+  /* host reference: SeqAIJ's product without inodes (rows summed in CSR order, MatMultAdd starting from y) */
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override
+  {
+    h = A;
+    return PETSC_SUCCESS;
+  }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &A) override
+  {
+    h = A;
+    return PETSC_SUCCESS;
+  }
+  PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
+  {
+    for (PetscInt r = 0; r < h.m; r++) {
+      PetscScalar s = add ? y[r] : 0.0;
+      for (PetscInt k = h.i[r]; k < h.i[r + 1]; k++) s += h.a[k] * x[h.j[k]];
+      y[r] = s;
+    }
+    return PETSC_SUCCESS;
+  }
+
+  PetscErrorCode ReleaseDevice() override
+  {
+    PetscFunctionBegin;
+    if (vx) PetscCallCUSPARSE(cusparseDestroyDnVec(vx));
+    if (vy) PetscCallCUSPARSE(cusparseDestroyDnVec(vy));
+    if (mat) PetscCallCUSPARSE(cusparseDestroySpMat(mat));
+    if (handle) PetscCallCUSPARSE(cusparseDestroy(handle));
+    PetscCall(spmv::DeviceFree({buf}));
+    vx = vy = nullptr;
+    mat     = nullptr;
+    handle  = nullptr;
+    buf     = nullptr;
+    bufbytes = 0;
+    prepped  = false;
+    d        = SpMVDeviceCsr();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  std::size_t DeviceBytes() const override { return bufbytes; }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    const double one = 1.0;
+    std::size_t  b0 = 0, b1 = 0;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseDevice());
+    d = A;
+    if (!A.m || !A.nnz) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCallCUSPARSE(cusparseCreate(&handle));
+    PetscCallCUSPARSE(cusparseSetStream(handle, s));
+    PetscCallCUSPARSE(cusparseCreateConstCsr(&mat, A.m, A.n, A.nnz, A.i, A.j, A.a, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    /* placeholder pointers (never dereferenced by the size query); every product sets the real ones */
+    PetscCallCUSPARSE(cusparseCreateDnVec(&vx, A.n, (void *)A.a, CUDA_R_64F));
+    PetscCallCUSPARSE(cusparseCreateDnVec(&vy, A.m, (void *)A.a, CUDA_R_64F));
+    for (const double beta : {0.0, 1.0}) {
+      PetscCallCUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), beta == 0.0 ? &b0 : &b1));
+    }
+    bufbytes = std::max(b0, b1);
+    if (bufbytes) PetscCallCUDA(cudaMalloc(&buf, bufbytes));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    PetscFunctionBegin;
+    /* the values are rewritten in place (spmvformat.h); should the arrays ever move, describe them again */
+    if (A.i != d.i || A.j != d.j || A.a != d.a) PetscCall(BuildDevice(A, s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
+  {
+    const double one = 1.0, beta = add ? 1.0 : 0.0;
+
+    PetscFunctionBegin;
+    if (!d.m) PetscFunctionReturn(PETSC_SUCCESS);
+    if (!d.nnz) {
+      if (!add) PetscCallCUDA(cudaMemsetAsync(y, 0, d.m * sizeof(PetscScalar), s));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCallCUSPARSE(cusparseSetStream(handle, s));
+    PetscCallCUSPARSE(cusparseDnVecSetValues(vx, (void *)x));
+    PetscCallCUSPARSE(cusparseDnVecSetValues(vy, (void *)y));
+    if (!prepped) { /* once per build, as aijcusparse does at its first product (no allocation: the buffer exists) */
+      PetscCallCUSPARSE(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), buf));
+      prepped = true;
+    }
+    PetscCallCUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), buf));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode View(PetscViewer v) const override
+  {
+    PetscFunctionBegin;
+    PetscCall(PetscViewerASCIIPrintf(v, "csr: cuSPARSE SpMV (%s) on the device CSR (32-bit indices), no copy of the matrix; work buffer %.3g MB\n", deterministic ? "CSR_ALG2, deterministic" : "CSR_ALG1, as aijcusparse", bufbytes / 1e6));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* nothing is built (the layout is the CSR itself): compare the product with the host CSR product */
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
+  {
+    PetscFunctionBegin;
+    *maxdiff = 0;
+    if (!A.m || !A.nnz) PetscFunctionReturn(PETSC_SUCCESS);
+    std::vector<PetscScalar> x(std::max<PetscInt>(A.n, 1)), yh(A.m), yd(A.m);
+    for (PetscInt j = 0; j < A.n; j++) x[j] = 1.0 + 1e-3 * (double)((j * 2654435761ull) % 1009);
+    PetscScalar *dx, *dy;
+    double       err = 0, nrm = 0;
+    PetscCallCUDA(cudaMalloc((void **)&dx, x.size() * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMalloc((void **)&dy, A.m * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMemcpy(dx, x.data(), x.size() * sizeof(PetscScalar), cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMemset(dy, 0xff, A.m * sizeof(PetscScalar))); /* NaN: every row must be written */
+    PetscCall(MultDevice(dx, dy, false, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    PetscCall(spmv::Download(yd, dy));
+    PetscCallCUDA(cudaFree(dx));
+    PetscCallCUDA(cudaFree(dy));
+    SpMVHostCsr keep = h;
+    h                = A;
+    PetscCall(MultHost(x.data(), yh.data(), false));
+    h = keep;
+    for (PetscInt r = 0; r < A.m; r++) {
+      err = std::max(err, std::isnan(yd[r]) ? INFINITY : std::abs(yd[r] - yh[r]));
+      nrm = std::max(nrm, std::abs(yh[r]));
+    }
+    PetscCheck(err <= 1e-12 * std::max(nrm, 1.0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "csr: cuSPARSE product differs from the host CSR product by %g (max |y| %g)", err, nrm);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+};
+
+/* ---------------------------------------------------------------------------------------------- */
+/* the row statistics on the device: the same integers as SpMVAutoStatsHost                        */
+/* ---------------------------------------------------------------------------------------------- */
+using ull                  = unsigned long long;
+constexpr int kStatThreads = 256;
+enum { C_EMPTY, C_MAX, C_SUMSQ, C_LONG, C_NNZLONG, C_WIN16, C_WINSPAN, C_HASH, C_N };
+
+struct MinOp {
+  __device__ __forceinline__ int operator()(int a, int b) const { return min(a, b); }
+};
+struct MaxOp {
+  __device__ __forceinline__ int operator()(int a, int b) const { return max(a, b); }
+};
+
+__device__ __forceinline__ ull WarpSum(ull v)
+{
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);
+  return v;
+}
+
+__global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__restrict__ rp, ull *__restrict__ c)
+{
+  ull ne = 0, mx = 0, sq = 0, nl = 0, nnl = 0, h = 0;
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
+    const int e = __ldg(rp + r + 1);
+    const ull len = (ull)(e - __ldg(rp + r));
+    ne += len == 0;
+    mx = max(mx, len);
+    sq += len * len;
+    if (len > (ull)kAutoLongRow) {
+      nl++;
+      nnl += len;
+    }
+    h += SpMVAutoMix((uint64_t)r, (uint64_t)e, kAutoSaltRow);
+  }
+  ne  = WarpSum(ne);
+  sq  = WarpSum(sq);
+  nl  = WarpSum(nl);
+  nnl = WarpSum(nnl);
+  h   = WarpSum(h);
+  for (int o = 16; o > 0; o >>= 1) mx = max(mx, __shfl_down_sync(0xffffffffu, mx, o));
+  if ((threadIdx.x & 31) == 0) {
+    atomicAdd(c + C_EMPTY, ne);
+    atomicMax(c + C_MAX, mx);
+    atomicAdd(c + C_SUMSQ, sq);
+    atomicAdd(c + C_LONG, nl);
+    atomicAdd(c + C_NNZLONG, nnl);
+    atomicAdd(c + C_HASH, h);
+  }
+}
+
+/* one block per window of kAutoWindow consecutive nonzeros: its column range; the columns' fingerprint */
+__global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t nwin, const int *__restrict__ cj, ull *__restrict__ c)
+{
+  using Reduce = cub::BlockReduce<int, kStatThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  ull                                     h = 0;
+  for (int64_t w = blockIdx.x; w < nwin; w += gridDim.x) {
+    const int64_t e  = min((w + 1) * kAutoWindow, nnz);
+    int           lo = INT_MAX, hi = -1;
+    for (int64_t k = w * kAutoWindow + threadIdx.x; k < e; k += blockDim.x) {
+      const int col = __ldg(cj + k);
+      lo            = min(lo, col);
+      hi            = max(hi, col);
+      h += SpMVAutoMix((uint64_t)k, (uint64_t)col, kAutoSaltCol);
+    }
+    const int blo = Reduce(tmp).Reduce(lo, MinOp());
+    __syncthreads();
+    const int bhi = Reduce(tmp).Reduce(hi, MaxOp());
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const ull span = (ull)(bhi - blo);
+      atomicAdd(c + C_WINSPAN, span);
+      if (span <= (ull)kAutoSpan16) atomicAdd(c + C_WIN16, 1ull);
+    }
+  }
+  h = WarpSum(h);
+  if ((threadIdx.x & 31) == 0) atomicAdd(c + C_HASH, h);
+}
+
+__global__ void SampleValues(int64_t nnz, int64_t ns, const double *__restrict__ a, double *__restrict__ out)
+{
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[SpMVAutoSamplePos(k, nnz, ns)];
+}
+
+PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats *st)
+{
+  ull                *dc = nullptr, hc[C_N];
+  double             *dv = nullptr;
+  std::vector<double> v;
+
+  PetscFunctionBegin;
+  *st         = SpMVAutoStats();
+  st->m       = A.m;
+  st->n       = A.n;
+  st->nnz     = A.nnz;
+  st->nwin    = (A.nnz + kAutoWindow - 1) / kAutoWindow;
+  st->nsample = std::min<int64_t>(kAutoSample, A.nnz);
+  v.resize((std::size_t)st->nsample);
+  PetscCall(spmv::DeviceAlloc(&dc, C_N, nullptr));
+  PetscCall(spmv::DeviceAlloc(&dv, st->nsample, nullptr));
+  PetscCallCUDA(cudaMemsetAsync(dc, 0, C_N * sizeof(ull), s));
+  if (A.m) RowStats<<<spmv::GridFor(A.m, kStatThreads, 2048), kStatThreads, 0, s>>>((int)A.m, A.i, dc);
+  SpMVCheckLaunch();
+  if (st->nwin) WindowStats<<<(unsigned)std::min<int64_t>(st->nwin, 8192), kStatThreads, 0, s>>>(A.nnz, st->nwin, A.j, dc);
+  SpMVCheckLaunch();
+  if (st->nsample) SampleValues<<<spmv::GridFor(st->nsample, kStatThreads, 64), kStatThreads, 0, s>>>(A.nnz, st->nsample, A.a, dv);
+  SpMVCheckLaunch();
+  PetscCallCUDA(cudaMemcpyAsync(hc, dc, sizeof(hc), cudaMemcpyDeviceToHost, s));
+  if (st->nsample) PetscCallCUDA(cudaMemcpyAsync(v.data(), dv, v.size() * sizeof(double), cudaMemcpyDeviceToHost, s));
+  PetscCallCUDA(cudaStreamSynchronize(s));
+  PetscCall(spmv::DeviceFree({dc, dv}));
+  st->nempty  = (int64_t)hc[C_EMPTY];
+  st->maxlen  = (int64_t)hc[C_MAX];
+  st->sumsq   = hc[C_SUMSQ];
+  st->nlong   = (int64_t)hc[C_LONG];
+  st->nnzlong = (int64_t)hc[C_NNZLONG];
+  st->nwin16  = (int64_t)hc[C_WIN16];
+  st->winspan = hc[C_WINSPAN];
+  st->hash    = hc[C_HASH] + SpMVAutoMix((uint64_t)A.m, (uint64_t)A.n, kAutoSaltShape);
+  st->ncover  = SpMVAutoSampleCover(v.data(), st->nsample, &st->nvalued);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---------------------------------------------------------------------------------------------- */
+/* the composite format                                                                            */
+/* ---------------------------------------------------------------------------------------------- */
+class Auto final : public SpMVFormat {
+  SpMVAutoOptions opt;
+  SpMVFormat     *cand[AUTO_N] = {}; /* every candidate, for its options; only the chosen one holds a layout */
+  CsrFormat      *csr          = nullptr;
+
+  /* the selection, carried by CopyOptions (MatDuplicate, the blocks of an MPI matrix) */
+  enum How { NONE, RULE, TIMED, FORCED };
+  struct Record {
+    int           chosen = -1;
+    How           how    = NONE;
+    bool          copied = false;
+    SpMVAutoStats st;
+    SpMVAutoPlan  plan;
+    double        us[AUTO_N];        /* median product time of the timed candidates, microseconds (-1: not timed, -2: failed) */
+    double        cost_ms = 0;       /* the whole selection: statistics, builds, trials, frees */
+    Record() { std::fill(us, us + AUTO_N, -1.0); }
+  } rec;
+
+  SpMVFormat &Chosen() const { return *cand[rec.chosen]; }
+
+  PetscErrorCode ReleaseAll()
+  {
+    PetscFunctionBegin;
+    for (SpMVFormat *f : cand)
+      if (f) PetscCall(f->ReleaseDevice());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode CheckForced(const SpMVAutoStats &st) const
+  {
+    PetscFunctionBegin;
+    PetscCheck(cand[opt.format], PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "spmv: format %s is not registered", SpMVAutoNames[opt.format]);
+    PetscCheck(!opt.deterministic || SpMVAutoDeterministic(opt.format, st, opt), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s with -mat_spmv_deterministic: %s", SpMVAutoNames[opt.format],
+               opt.format == AUTO_BRC ? "BRC splits the rows of this matrix longer than its piece width (atomics); raise -mat_brc_width_max above the longest row or take another format" : "its products are not bitwise reproducible");
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode Info(const char *side) const
+  {
+    char line[512] = "";
+
+    PetscFunctionBegin;
+    for (int k = 0; k < AUTO_N; k++)
+      if (rec.us[k] >= 0) { /* the timed ones */
+        char item[64];
+        PetscCall(PetscSNPrintf(item, sizeof(item), " %s %.1f us", SpMVAutoNames[k], rec.us[k]));
+        PetscCall(PetscStrlcat(line, item, sizeof(line)));
+      }
+    PetscCall(PetscInfo(NULL, "spmv (%s): %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: chose %s (%s)%s%s; selection %.3g ms%s\n", side, rec.st.m, rec.st.n, rec.st.nnz, SpMVAutoNames[rec.chosen],
+                        rec.how == FORCED ? "-mat_spmv_format" : rec.how == TIMED ? "fastest timed" : "row-statistics rule", rec.how == FORCED ? "" : "; rule: ", rec.how == FORCED ? "" : rec.plan.why, rec.cost_ms, line));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+public:
+  Auto()
+  {
+    csr            = new CsrFormat();
+    cand[AUTO_CSR] = csr;
+    for (int k = 0; k < AUTO_N; k++) {
+      if (k == AUTO_CSR) continue;
+      const SpMVFormatInfo *f = SpMVFindFormat(SpMVAutoNames[k]);
+      cand[k]                 = f ? f->create() : nullptr; /* all are registered in this library */
+    }
+  }
+  ~Auto() override
+  {
+    for (SpMVFormat *&f : cand) {
+      delete f;
+      f = nullptr;
+    }
+  }
+
+  const char *ChosenName() const { return rec.chosen >= 0 ? SpMVAutoNames[rec.chosen] : "none"; }
+
+  PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
+  {
+    const SpMVAutoOptions old = opt;
+    char                 *list[2 * AUTO_N];
+    PetscInt              nlist = 2 * AUTO_N;
+    char                  fmt[64];
+    PetscBool             set;
+
+    PetscFunctionBegin;
+    PetscCall(PetscOptionsStringArray("-mat_spmv_candidates", "Formats to time at the first product of a new pattern, comma separated: csr (cuSPARSE CSR), brc, ccoo, argcsr, segsum, suraa (default: ranked by the row-statistics rule, csr always)", "MatSpMVGetFormat", list, &nlist, &set));
+    if (set) {
+      PetscErrorCode ierr = PETSC_SUCCESS;
+      opt.allowed         = 0;
+      for (PetscInt k = 0; k < nlist; k++) {
+        int id;
+        if (!ierr) ierr = SpMVAutoFindName(list[k], &id);
+        if (!ierr) opt.allowed |= 1u << id;
+        PetscCall(PetscFree(list[k]));
+      }
+      PetscCall(ierr);
+      PetscCheck(nlist > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_candidates needs at least one format: csr, brc, ccoo, argcsr, segsum, suraa");
+    }
+    PetscCall(PetscOptionsInt("-mat_spmv_trials", "Timed products per candidate after one warm-up product (the median is taken)", "MatSpMVGetFormat", opt.trials, &opt.trials, NULL));
+    PetscCheck(opt.trials >= 1 && opt.trials <= 1000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_trials %" PetscInt_FMT " must be in 1..1000", opt.trials);
+    PetscCall(PetscStrncpy(fmt, opt.format >= 0 ? SpMVAutoNames[opt.format] : "", sizeof(fmt)));
+    PetscCall(PetscOptionsString("-mat_spmv_format", "Use this format, no selection: csr, brc, ccoo, argcsr, segsum, suraa", "MatSpMVGetFormat", fmt, fmt, sizeof(fmt), &set));
+    if (set) {
+      if (fmt[0]) PetscCall(SpMVAutoFindName(fmt, &opt.format));
+      else opt.format = -1;
+    }
+    PetscCall(PetscOptionsBool("-mat_spmv_deterministic", "Only formats whose products are bitwise reproducible run to run: argcsr, segsum, suraa, csr (cuSPARSE CSR_ALG2), brc where it splits no row", "MatSpMVGetFormat", opt.deterministic, &opt.deterministic, NULL));
+    PetscCall(PetscOptionsReal("-mat_spmv_budget", "Expected selection cost allowed, in cuSPARSE products of the matrix: ranked formats after the first are timed while the estimate stays within it", "MatSpMVGetFormat", opt.budget, &opt.budget, NULL));
+    PetscCheck(opt.budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_budget %g must be >= 0", (double)opt.budget);
+    if (opt.format >= 0 && opt.deterministic) PetscCheck(opt.format != AUTO_CCOO, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_spmv_format ccoo with -mat_spmv_deterministic: CCOO combines rows that cross a chunk with atomics");
+    /* the candidates' own options (-mat_brc_width, ...), in this same options block */
+    for (SpMVFormat *f : cand)
+      if (f) PetscCall(f->SetFromOptions(PetscOptionsObject));
+    /* BRC's width options once more, silently: whether BRC splits rows decides if it is deterministic */
+    PetscCall(PetscOptionsGetInt(PetscOptionsObject->options, PetscOptionsObject->prefix, "-mat_brc_width", &opt.brc.width, NULL));
+    PetscCall(PetscOptionsGetInt(PetscOptionsObject->options, PetscOptionsObject->prefix, "-mat_brc_width_max", &opt.brc.width_max, NULL));
+    PetscCall(PetscOptionsGetBool(PetscOptionsObject->options, PetscOptionsObject->prefix, "-mat_brc_paper_width", &opt.brc.paper_width, NULL));
+    PetscCall(PetscOptionsGetReal(PetscOptionsObject->options, PetscOptionsObject->prefix, "-mat_brc_width_c", &opt.brc.width_c, NULL));
+    csr->deterministic = opt.deterministic;
+    if (!(opt == old)) rec = Record(); /* chosen under other options: choose again at the next build */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode CopyOptions(const SpMVFormat &from) override
+  {
+    const Auto &f    = static_cast<const Auto &>(from);
+    const bool  same = opt == f.opt;
+
+    PetscFunctionBegin;
+    opt = f.opt;
+    for (int k = 0; k < AUTO_N; k++)
+      if (cand[k] && f.cand[k]) PetscCall(cand[k]->CopyOptions(*f.cand[k]));
+    if (f.rec.chosen >= 0) { /* the choice travels with the options: a duplicate builds only the chosen format */
+      rec        = f.rec;
+      rec.copied = true;
+    } else if (!same) rec = Record();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override
+  {
+    SpMVAutoStats  st;
+    PetscLogDouble t0, t1;
+
+    PetscFunctionBegin;
+    PetscCall(PetscTime(&t0));
+    PetscCall(SpMVAutoStatsHost(A, &st));
+    if (rec.chosen >= 0 && rec.st.SamePattern(st)) { /* same pattern: keep the choice, build it */
+      PetscCall(Chosen().BuildHost(A));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(Decide(st));
+    PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
+    if (rec.how == NONE) rec.how = RULE;
+    rec.chosen = rec.how == FORCED ? opt.format : rec.plan.host;
+    PetscCall(Chosen().BuildHost(A));
+    PetscCall(PetscTime(&t1));
+    rec.cost_ms = 1e3 * (t1 - t0);
+    PetscCall(Info("host"));
+    PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &A) override { return Chosen().RefreshHost(A); }
+  PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override { return Chosen().MultHost(x, y, add); }
+
+  /* A new selection record for a pattern with these statistics: forced, or the rule's plan (errors before any
+     event begins or anything is built) */
+  PetscErrorCode Decide(const SpMVAutoStats &st)
+  {
+    PetscFunctionBegin;
+    rec    = Record();
+    rec.st = st;
+    if (opt.format >= 0) {
+      PetscCall(CheckForced(st));
+      rec.how = FORCED;
+    } else PetscCall(SpMVAutoRank(st, opt, &rec.plan));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    SpMVAutoStats  st;
+    PetscLogDouble t0, t1;
+    /* a choice made on the device (or forced) may be kept: the statistics tell whether the pattern is the same;
+       otherwise they are the first step of the selection, inside its event */
+    const bool mayKeep = rec.chosen >= 0 && rec.how != RULE;
+
+    PetscFunctionBegin;
+    PetscCall(ReleaseAll());
+    PetscCall(PetscTime(&t0));
+    if (mayKeep) {
+      PetscCall(StatsDevice(A, s, &st));
+      if (rec.st.SamePattern(st)) {
+        PetscCall(Chosen().BuildDevice(A, s));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+      PetscCall(Decide(st));
+      PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
+    } else {
+      PetscErrorCode ierr;
+      PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
+      ierr = StatsDevice(A, s, &st);
+      if (!ierr) ierr = Decide(st);
+      if (ierr) {
+        PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
+        PetscCall(ierr);
+      }
+    }
+    if (rec.how == FORCED) {
+      rec.chosen = opt.format;
+      PetscCall(Chosen().BuildDevice(A, s));
+    } else PetscCall(Select(A, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    PetscCall(PetscTime(&t1));
+    rec.cost_ms = 1e3 * (t1 - t0);
+    PetscCall(Info("GPU"));
+    PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* Build f, one warm-up product, then t.size() products timed by CUDA events on s: the median in *us */
+  static PetscErrorCode Time(SpMVFormat *f, const SpMVDeviceCsr &A, const PetscScalar *x, PetscScalar *y, cudaEvent_t e0, cudaEvent_t e1, std::vector<double> &t, cudaStream_t s, double *us)
+  {
+    PetscFunctionBegin;
+    PetscCall(f->BuildDevice(A, s));
+    PetscCall(f->MultDevice(x, y, false, s)); /* warm-up: first launches, caches, cuSPARSE's preprocessing */
+    for (double &tr : t) {
+      float ms;
+      PetscCallCUDA(cudaEventRecord(e0, s));
+      PetscCall(f->MultDevice(x, y, false, s));
+      PetscCallCUDA(cudaEventRecord(e1, s));
+      PetscCallCUDA(cudaEventSynchronize(e1));
+      PetscCallCUDA(cudaEventElapsedTime(&ms, e0, e1));
+      tr = 1e3 * ms;
+    }
+    std::sort(t.begin(), t.end());
+    *us = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* Time the plan's candidates: build, one warm-up product, trials products timed by CUDA events on s, median.
+     A candidate that loses is released at once, so at most two layouts (and csr) coexist. */
+  PetscErrorCode Select(const SpMVDeviceCsr &A, cudaStream_t s)
+  {
+    PetscScalar        *x = nullptr, *y = nullptr;
+    cudaEvent_t         e0, e1;
+    std::vector<double> t((std::size_t)opt.trials);
+    int                 best = -1;
+
+    PetscFunctionBegin;
+    if (!A.nnz) { /* nothing to time */
+      rec.chosen = rec.plan.host;
+      rec.how    = RULE;
+      PetscCall(Chosen().BuildDevice(A, s));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(spmv::DeviceAlloc(&x, A.n, nullptr));
+    PetscCall(spmv::DeviceAlloc(&y, A.m, nullptr));
+    PetscCallCUDA(cudaMemsetAsync(x, 0x3f, std::max<PetscInt>(A.n, 1) * sizeof(PetscScalar), s)); /* 4.8e-4 everywhere: a normal number */
+    PetscCallCUDA(cudaEventCreate(&e0));
+    PetscCallCUDA(cudaEventCreate(&e1));
+    for (int k = 0; k < rec.plan.ntime; k++) {
+      const int      c = rec.plan.time[k];
+      SpMVFormat    *f = cand[c];
+      PetscErrorCode ierr;
+      if (!f) continue;
+      if (c == AUTO_CSR) PetscCall(Time(f, A, x, y, e0, e1, t, s, &rec.us[c]));
+      else { /* a library format that fails (out of device memory with two layouts held) is skipped, not fatal */
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        ierr = Time(f, A, x, y, e0, e1, t, s, &rec.us[c]);
+        if (ierr) (void)f->ReleaseDevice();
+        PetscCall(PetscPopErrorHandler());
+        if (ierr) {
+          (void)cudaGetLastError(); /* a non-sticky error (allocation); a sticky one fails the next call anyway */
+          rec.us[c] = -2;
+          PetscCall(PetscInfo(NULL, "spmv: candidate %s failed (error %d) and was skipped\n", SpMVAutoNames[c], (int)ierr));
+          continue;
+        }
+      }
+      if (best < 0 || rec.us[c] < rec.us[best]) {
+        if (best >= 0) PetscCall(cand[best]->ReleaseDevice());
+        best = c;
+      } else PetscCall(f->ReleaseDevice());
+    }
+    PetscCallCUDA(cudaEventDestroy(e0));
+    PetscCallCUDA(cudaEventDestroy(e1));
+    PetscCall(spmv::DeviceFree({x, y}));
+    PetscCheck(best >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "spmv: no candidate was timed");
+    rec.chosen = best;
+    rec.how    = TIMED;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override { return Chosen().RefreshDevice(A, s); }
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override { return Chosen().MultDevice(x, y, add, s); }
+  PetscErrorCode ReleaseDevice() override { return ReleaseAll(); }
+  std::size_t    DeviceBytes() const override { return rec.chosen >= 0 ? Chosen().DeviceBytes() : 0; }
+
+  PetscErrorCode View(PetscViewer v) const override
+  {
+    char list[256] = "";
+
+    PetscFunctionBegin;
+    if (rec.chosen < 0) {
+      PetscCall(PetscViewerASCIIPrintf(v, "spmv: no format chosen yet (at the first product)\n"));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(SpMVAutoViewStats(v, rec.st));
+    if (rec.how == FORCED) PetscCall(PetscViewerASCIIPrintf(v, "spmv: -mat_spmv_format %s: no selection\n", SpMVAutoNames[rec.chosen]));
+    else {
+      for (int k = 0; k < rec.plan.nrank; k++) {
+        PetscCall(PetscStrlcat(list, k ? ", " : "", sizeof(list)));
+        PetscCall(PetscStrlcat(list, SpMVAutoNames[rec.plan.rank[k]], sizeof(list)));
+      }
+      PetscCall(PetscViewerASCIIPrintf(v, "spmv: rule: %s; ranked: %s%s\n", rec.plan.why, list[0] ? list : "(none)", opt.allowed ? " (within -mat_spmv_candidates)" : ""));
+    }
+    if (rec.how == RULE) {
+      list[0] = 0;
+      for (int k = 0; k < rec.plan.ntime; k++) {
+        PetscCall(PetscStrlcat(list, k ? ", " : "", sizeof(list)));
+        PetscCall(PetscStrlcat(list, SpMVAutoNames[rec.plan.time[k]], sizeof(list)));
+      }
+      PetscCall(PetscViewerASCIIPrintf(v, "spmv: chosen: %s by the rule, no timing (no GPU, or host reference); a GPU would time %s (expected cost %.1f cuSPARSE products)\n", SpMVAutoNames[rec.chosen], list, rec.plan.expected));
+    }
+    if (rec.how == TIMED) {
+      const double unit = rec.us[AUTO_CSR];
+      list[0]           = 0;
+      for (int k = 0; k < rec.plan.ntime; k++) {
+        char item[96];
+        const int c = rec.plan.time[k];
+        if (rec.us[c] == -2) {
+          PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s failed (skipped)", k ? ", " : "", SpMVAutoNames[c]));
+          PetscCall(PetscStrlcat(list, item, sizeof(list)));
+        }
+        if (rec.us[c] < 0) continue;
+        if (unit > 0) PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s %.1f us (%.2fx csr)", k ? ", " : "", SpMVAutoNames[c], rec.us[c], unit / rec.us[c]));
+        else PetscCall(PetscSNPrintf(item, sizeof(item), "%s%s %.1f us", k ? ", " : "", SpMVAutoNames[c], rec.us[c]));
+        PetscCall(PetscStrlcat(list, item, sizeof(list)));
+      }
+      PetscCall(PetscViewerASCIIPrintf(v, "spmv: candidates timed on the GPU (1 warm-up + %" PetscInt_FMT " products, median): %s\n", opt.trials, list));
+      PetscCall(PetscViewerASCIIPrintf(v, "spmv: chosen: %s, the fastest\n", SpMVAutoNames[rec.chosen]));
+      if (unit > 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms = %.1f csr products (statistics, builds, trials, frees; the rule expected %.1f, budget %g)\n", rec.cost_ms, 1e3 * rec.cost_ms / unit, rec.plan.expected, (double)opt.budget));
+      else PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms (csr not timed)\n", rec.cost_ms));
+    } else PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms\n", rec.cost_ms));
+    if (rec.copied) PetscCall(PetscViewerASCIIPrintf(v, "spmv: this choice was carried over (MatDuplicate or the MPI parent's options), not made again\n"));
+    PetscCall(Chosen().View(v));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override { return Chosen().Verify(A, s, maxdiff); }
+};
+
+} // namespace
+
+SpMVFormat *SpMVAutoCreate(void) { return new Auto(); }
+
+const char *SpMVAutoChosenName(const SpMVFormat *fmt) { return static_cast<const Auto *>(fmt)->ChosenName(); }
+
+/*@
+  MatSpMVGetFormat - The sparse format that runs the products of a petsc-spmv matrix: for `MATSPMV` (the automatic
+  type, `-mat_type spmv`) the format it chose for the current nonzero pattern, for the other types their own.
+
+  Not Collective
+
+  Input Parameter:
+. A - a matrix: `seqaij<fmt>`, `mpiaij<fmt>` (this rank's diagonal block is asked), a block of one, or any other matrix
+
+  Output Parameter:
+. name - the format's root name: "csr" (cuSPARSE's CSR product), "brc", "ccoo", "argcsr", "segsum" or "suraa";
+         "none" when the matrix (on this rank: its diagonal block) has no nonzeros, so nothing is chosen;
+         `NULL` when the matrix carries no petsc-spmv format
+
+  Level: intermediate
+
+  Notes:
+  The choice is made at the first product after a new nonzero pattern; if it has not been made yet, this
+  function makes it (on the GPU it times the candidates, without one it applies the row-statistics rule).
+  For an MPI matrix it returns the choice of this rank's diagonal block (the off-diagonal block chooses its own).
+  The blocks of `mpiaij<fmt>` are `seqaijcusparse` matrices (`seqaij` without a GPU) that carry the format, so that
+  PETSc's MPI code sees the blocks it expects; this function tells that they do.
+  `-mat_view ::ascii_info` prints the candidates, their times and the selection cost.
+
+.seealso: `MATSPMV`, `MatSetType()`, `PetscSpMVInitializePackage()`
+@*/
+PetscErrorCode MatSpMVGetFormat(Mat A, const char *name[])
+{
+  Mat                   S = A;
+  const SpMVFormatInfo *info;
+  SpMVFormat           *fmt;
+  PetscBool             mpi, isauto;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
+  PetscAssertPointer(name, 2);
+  *name = nullptr;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
+  if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &S, NULL, NULL));
+  if (!S) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSpMVSeqGetFormat(S, PETSC_TRUE, &info, &fmt));
+  if (!info) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscStrcmp(info->root, MATSPMV, &isauto));
+  *name = isauto ? SpMVAutoChosenName(fmt) : info->root;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

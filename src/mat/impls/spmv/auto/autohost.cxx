@@ -1,0 +1,263 @@
+/*
+   The automatic format's host side: the row statistics of a host CSR (the reference of the device kernels
+   in auto.cu: the same integers come out) and the rule that ranks the formats from them.
+*/
+#include "auto.h"
+#include <petscviewer.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+const char *const SpMVAutoNames[AUTO_N] = {"csr", "brc", "ccoo", "argcsr", "segsum", "suraa"};
+
+PetscErrorCode SpMVAutoFindName(const char *name, int *id)
+{
+  PetscFunctionBegin;
+  *id = -1;
+  for (int k = 0; k < AUTO_N; k++) {
+    PetscBool same;
+    PetscCall(PetscStrcasecmp(name, SpMVAutoNames[k], &same));
+    if (same) *id = k;
+  }
+  PetscCheck(*id >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the automatic type spmv: use csr, brc, ccoo, argcsr, segsum or suraa", name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+double SpMVAutoStats::Std() const
+{
+  const int64_t ne = m - nempty;
+  if (ne <= 0) return 0.0;
+  const double mu = (double)nnz / (double)ne, var = (double)sumsq / (double)ne - mu * mu;
+  return var > 0 ? std::sqrt(var) : 0.0;
+}
+
+int64_t SpMVAutoSampleCover(const double *v, int64_t n, int64_t *nvalued)
+{
+  std::vector<uint64_t> bits;
+  std::vector<int64_t>  counts;
+  for (int64_t k = 0; k < n; k++) {
+    uint64_t b;
+    if (v[k] == 0.0) continue;
+    std::memcpy(&b, &v[k], sizeof(double));
+    bits.push_back(b);
+  }
+  std::sort(bits.begin(), bits.end());
+  *nvalued = (int64_t)bits.size();
+  n        = *nvalued;
+  for (int64_t k = 0; k < n;) {
+    int64_t e = k;
+    while (e < n && bits[(std::size_t)e] == bits[(std::size_t)k]) e++;
+    counts.push_back(e - k);
+    k = e;
+  }
+  std::sort(counts.begin(), counts.end(), std::greater<int64_t>());
+  int64_t cover = 0;
+  for (std::size_t k = 0; k < counts.size() && k < (std::size_t)kAutoTable; k++) cover += counts[k];
+  return cover;
+}
+
+PetscErrorCode SpMVAutoStatsHost(const SpMVHostCsr &A, SpMVAutoStats *st)
+{
+  PetscFunctionBegin;
+  *st     = SpMVAutoStats();
+  st->m   = A.m;
+  st->n   = A.n;
+  st->nnz = A.nnz;
+  for (PetscInt r = 0; r < A.m; r++) {
+    const int64_t len = (int64_t)(A.i[r + 1] - A.i[r]);
+    if (!len) st->nempty++;
+    st->maxlen = std::max(st->maxlen, len);
+    st->sumsq += (uint64_t)len * (uint64_t)len;
+    if (len > kAutoLongRow) {
+      st->nlong++;
+      st->nnzlong += len;
+    }
+    st->hash += SpMVAutoMix((uint64_t)r, (uint64_t)A.i[r + 1], kAutoSaltRow);
+  }
+  st->nwin = (A.nnz + kAutoWindow - 1) / kAutoWindow;
+  for (int64_t w = 0; w < st->nwin; w++) {
+    const int64_t e = std::min<int64_t>((w + 1) * kAutoWindow, A.nnz);
+    int64_t       lo = A.j[w * kAutoWindow], hi = lo;
+    for (int64_t k = w * kAutoWindow; k < e; k++) {
+      lo = std::min<int64_t>(lo, A.j[k]);
+      hi = std::max<int64_t>(hi, A.j[k]);
+      st->hash += SpMVAutoMix((uint64_t)k, (uint64_t)A.j[k], kAutoSaltCol);
+    }
+    st->winspan += (uint64_t)(hi - lo);
+    st->nwin16 += hi - lo <= kAutoSpan16;
+  }
+  st->hash += SpMVAutoMix((uint64_t)A.m, (uint64_t)A.n, kAutoSaltShape);
+  st->nsample = std::min<int64_t>(kAutoSample, A.nnz);
+  std::vector<double> v((std::size_t)st->nsample);
+  for (int64_t k = 0; k < st->nsample; k++) v[(std::size_t)k] = PetscRealPart(A.a[SpMVAutoSamplePos(k, A.nnz, st->nsample)]);
+  st->ncover = SpMVAutoSampleCover(v.data(), st->nsample, &st->nvalued);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+bool SpMVAutoBRCSplits(const SpMVAutoStats &st, const SpMVAutoOptions &o)
+{
+  const int64_t s[3] = {st.nnz, (int64_t)st.sumsq, st.maxlen};
+  BRCStats      b;
+  if (BRCComputeStats(o.brc, (PetscInt)st.m, s, (PetscInt)(st.m - st.nempty), &b)) return true;
+  return st.maxlen > b.B2;
+}
+
+/* Bitwise reproducible products run to run on the GPU: ARgCSR (fixed shuffle trees, long rows combined by a
+   second kernel in a fixed order), segsum (fixed-order fix-up, no atomics), SURAA (long rows: chunk sums added
+   by one warp in a fixed order), csr (cuSPARSE CSR_ALG2, documented as deterministic; ALG1 is not, so the
+   deterministic mode runs ALG2), BRC only when no row is split (split rows are combined with FP64 atomics).
+   CCOO combines rows that cross a chunk with atomics: never. */
+bool SpMVAutoDeterministic(int id, const SpMVAutoStats &st, const SpMVAutoOptions &o)
+{
+  switch (id) {
+  case AUTO_CCOO:
+    return false;
+  case AUTO_BRC:
+    return !SpMVAutoBRCSplits(st, o);
+  default:
+    return true;
+  }
+}
+
+/*
+   THE RULE. Every kernel here is memory-bound: its time is the bytes it streams (matrix, x gathers, y) over
+   the bandwidth it reaches, and the bandwidth it reaches falls with load imbalance (a few warps left with
+   long rows) and with lost x locality. The branches below say which format moves the fewest bytes or keeps
+   the best balance for the kind of matrix the statistics describe; the numbers quoted are the H200
+   benchmark (README table, bench/results/spmv-20261123-141225.csv, layout-stats-20261123.txt), speedups
+   over cuSPARSE. Ranks are preferences, not verdicts: on the GPU the timing decides among csr and the
+   formats ranked first; on the host the first ranked one is taken.
+*/
+namespace {
+constexpr double kRepeatCover  = 0.9;  /* values repeat: CCOO's table would hold >= 90% of them */
+constexpr double kLocalColumns = 0.9;  /* >= 90% of the 2048-nonzero windows span <= 65534 columns */
+constexpr double kShortRows    = 12;   /* mean row length at most this: per-row costs weigh */
+constexpr double kUniformCV    = 0.5;  /* rows this uniform pad little to a multiple of K */
+constexpr double kRegularCV    = 1.0;  /* beyond: irregular, even without long rows */
+constexpr double kFewEmpty     = 0.1;  /* CCOO stores a slot per empty row */
+constexpr double kPowerLaw     = 0.01; /* long rows (> 64) are at least 1% of the rows: a power law, not a few huge rows */
+
+/* Expected cost of timing one candidate, in cuSPARSE products of the same matrix: its build (median over the
+   nine benchmark matrices of MatSpMVBuild / aijcusparse MatMult in spmv-20261123-141225.csv; csr only makes
+   descriptors and a buffer) plus 1 + trials products (each at most about one cuSPARSE product) */
+constexpr double kBuildCost[AUTO_N] = {0.5, 13.6, 37.5, 13.8, 3.9, 13.3};
+constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the row offsets and the columns */
+
+void Push(int *list, int *n, int id)
+{
+  for (int k = 0; k < *n; k++)
+    if (list[k] == id) return;
+  list[(*n)++] = id;
+}
+} // namespace
+
+PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, SpMVAutoPlan *p)
+{
+  const double mean = st.Mean(), cv = st.CV(), empty = st.EmptyFraction(), col16 = st.Col16Fraction(), cover = st.ValueCover();
+  const bool   regular = st.maxlen <= kAutoLongRow && cv <= kRegularCV, local = col16 >= kLocalColumns;
+  int          order[AUTO_N], n = 0;
+  const char  *why;
+
+  PetscFunctionBegin;
+  *p = SpMVAutoPlan();
+  if (cover >= kRepeatCover && empty <= kFewEmpty) {
+    /* CCOO stores a 1-byte index into a table of the 256 most frequent values instead of an 8-byte value,
+       and 8-16-bit column offsets: 3-6 bytes a nonzero against CSR's 12 + 20/mean, less than half the bytes
+       any CSR kernel streams (cage11 1.61x, constant 27-point stencil 1.76x, both under the CSR copy floor;
+       the others 1.36-1.42x). Nothing else compresses values. */
+    why      = "the values repeat (CCOO's value table covers them): ccoo streams the fewest bytes";
+    order[n++] = AUTO_CCOO, order[n++] = AUTO_BRC, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_SEGSUM;
+  } else if (regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty) {
+    /* With 8-byte values CCOO saves only the column bytes (16-bit offsets: 12 -> 10 bytes a nonzero) and gives
+       them back as padding when rows are padded to a multiple of K: it wins only where rows are uniform (little
+       padding) and short, where CSR-order kernels pay most per row (a row offset, a y store and a reduction
+       for every <= 12 products) while CCOO gives a thread K entries of one row without row offsets: 7-point
+       stencil 1.74x vs ARgCSR 1.57x, delaunay 1.40x vs segsum 1.33x. At 22-27 entries a row (nasa4704, the
+       27-point stencil with random values) the 20-24% padding costs more and BRC wins (1.29x, 1.38x vs
+       1.24x, 1.25x): that is the next branch. */
+    why      = "short uniform rows in 16-bit column windows: ccoo saves the column bytes at little padding";
+    order[n++] = AUTO_CCOO, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_BRC, order[n++] = AUTO_SEGSUM;
+  } else if (regular) {
+    /* Rows of similar length (none longer than 64): every row-based kernel is balanced, so the bytes decide.
+       BRC stores length-sorted rows in 32-row blocks padded only to the block's longest row (0.1-3%) and
+       loads each block column with one coalesced warp access: 91-96% of the copy bandwidth on cage11,
+       nasa4704 and the stencils, the best of the library there. ARgCSR pads a group of consecutive rows to
+       its longest (15% on cage11): 3-10% slower, but it is the runner-up on uniform rows. segsum's per-tile
+       segmented scan balances what needs no balancing: the slowest of the four at 14-27 entries a row, but
+       level with BRC on short rows (delaunay 1.33x vs 1.32x), where BRC's blocks carry more row overhead. */
+    why      = mean <= kShortRows ? "regular short rows: brc's sorted blocks, segsum next" : "regular rows: brc's sorted 32-row blocks pad least";
+    order[n++] = AUTO_BRC;
+    if (mean <= kShortRows) order[n++] = AUTO_SEGSUM;
+    order[n++] = AUTO_ARGCSR;
+    if (local) order[n++] = AUTO_CCOO;
+  } else if (local) {
+    /* Irregular rows (rows longer than 64, or std > mean) whose columns stay within 16-bit windows: x gathers
+       hit the cache, so the time is streaming the matrix at the balance the kernel keeps. segsum cuts the
+       nonzeros into equal tiles whatever the row lengths and keeps CSR order (x locality): vsp 1.10x. BRC
+       cuts long rows into 64-entry pieces added with atomics and its length sort moves rows apart (0.93x);
+       ARgCSR gives long rows groups of their own (1.00x); CCOO pads short rows and crosses chunks (1.03x). */
+    why      = "irregular rows, local columns: segsum's equal tiles balance them in CSR order";
+    order[n++] = AUTO_SEGSUM, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_CCOO, order[n++] = AUTO_BRC;
+  } else if (st.LongRowFraction() >= kPowerLaw) {
+    /* Irregular rows, columns anywhere (32-bit offsets: CCOO saves nothing), many long rows (a power law):
+       the x gathers go to L2 and every CSR-order kernel is within 1.2x of the gather floor. BRC's length sort
+       gives each warp 32 rows of similar length and spreads the long rows' 64-entry pieces over many warps:
+       R-MAT 1.17x, at the gather floor; ARgCSR 1.06x, segsum 1.03x. */
+    why      = "power-law rows, columns anywhere: brc's sorted blocks and 64-wide pieces balance the warps";
+    order[n++] = AUTO_BRC, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_SEGSUM;
+  } else {
+    /* Irregular rows, columns anywhere, and only a few (< 1% of the rows) long ones: each long row is
+       thousands of BRC pieces adding into the same y entry with atomics (16 rows of 10^5: 0.93x), while
+       ARgCSR gives each long row groups of its own and sums their pieces in a second kernel in a fixed
+       order: 1.07x (dense rows), segsum 1.01x. */
+    why      = "a few very long rows, columns anywhere: argcsr's own groups for long rows, no atomics";
+    order[n++] = AUTO_ARGCSR, order[n++] = AUTO_BRC, order[n++] = AUTO_SEGSUM;
+  }
+  /* SURAA is never ranked: it was the fastest on none of the nine benchmark matrices (0.53-1.34x, behind BRC
+     or CCOO on every one): its global sort by length breaks x locality and its three kernel groups cost
+     launches. It runs when asked for (-mat_spmv_format, -mat_spmv_candidates). */
+  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s", why));
+
+  auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
+  for (int k = 0; k < n; k++)
+    if (usable(order[k])) p->rank[p->nrank++] = order[k];
+
+  /* the host takes the first ranked; with a list that the rule ranks nothing of, the first listed usable */
+  const int fallback[AUTO_N] = {AUTO_BRC, AUTO_CCOO, AUTO_ARGCSR, AUTO_SEGSUM, AUTO_SURAA, AUTO_CSR};
+  p->host = p->nrank ? p->rank[0] : -1;
+  for (int k = 0; k < AUTO_N && p->host < 0; k++)
+    if (o.allowed && usable(fallback[k])) p->host = fallback[k];
+  PetscCheck(p->host >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: no candidate format is left%s", o.deterministic ? " (-mat_spmv_deterministic keeps only argcsr, segsum, suraa, csr, and brc where it splits no row)" : "");
+
+  /* the GPU times: a given list entirely (ranked ones first); else csr, then the ranked formats while the
+     expected cost stays within the budget (the first ranked always) */
+  const double trial = (double)(1 + o.trials);
+  if (o.allowed) {
+    if (usable(AUTO_CSR)) Push(p->time, &p->ntime, AUTO_CSR);
+    for (int k = 0; k < p->nrank; k++) Push(p->time, &p->ntime, p->rank[k]);
+    for (int k = 0; k < AUTO_N; k++)
+      if (usable(fallback[k])) Push(p->time, &p->ntime, fallback[k]);
+    p->expected = kStatsCost;
+    for (int k = 0; k < p->ntime; k++) p->expected += kBuildCost[p->time[k]] + trial;
+  } else {
+    Push(p->time, &p->ntime, AUTO_CSR);
+    p->expected = kStatsCost + kBuildCost[AUTO_CSR] + trial;
+    for (int k = 0; k < p->nrank; k++) {
+      const double c = kBuildCost[p->rank[k]] + trial;
+      if (k == 0 || p->expected + c <= o.budget) {
+        Push(p->time, &p->ntime, p->rank[k]);
+        p->expected += c;
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode SpMVAutoViewStats(PetscViewer v, const SpMVAutoStats &st)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "spmv: rows %" PetscInt64_FMT " (%" PetscInt64_FMT " empty), columns %" PetscInt64_FMT ", nnz %" PetscInt64_FMT "; non-empty row length mean %.2f std %.2f max %" PetscInt64_FMT "; rows longer than %" PetscInt64_FMT ": %" PetscInt64_FMT " (%.1f%% of the nonzeros)\n", st.m, st.nempty, st.n, st.nnz, st.Mean(), st.Std(), st.maxlen, kAutoLongRow, st.nlong, 100.0 * st.LongNnzFraction()));
+  PetscCall(PetscViewerASCIIPrintf(v, "spmv: column spread: %.1f%% of the %" PetscInt64_FMT "-nonzero windows span at most %" PetscInt64_FMT " columns (mean span %.4g); values: the %d most frequent of %" PetscInt64_FMT " sampled nonzero values cover %.1f%%%s\n", 100.0 * st.Col16Fraction(), kAutoWindow, kAutoSpan16, st.nwin ? (double)st.winspan / (double)st.nwin : 0.0, kAutoTable, st.nvalued, 100.0 * st.ValueCover(), 2 * st.nvalued < st.nsample ? " (most sampled values are 0.0: not counted)" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
