@@ -72,7 +72,8 @@ case " $what " in *" spmv "*|*" all "*)
   step spmv_memcheck_csr    timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_format csr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
   step spmv_memcheck_select timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
   step spmv_memcheck_test   timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_spmv"
-  step spmv_racecheck_stats compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,segsum -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  # (racecheck reports cuSPARSE's own csrmv kernel, so the csr candidate is left out here)
+  step spmv_racecheck_stats compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates segsum,brc -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   step spmv_synccheck_stats compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,segsum -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
 esac
 case " $what " in *" mpi "*)

@@ -321,6 +321,8 @@ class Auto final : public SpMVFormat {
     SpMVAutoPlan  plan;
     double        us[AUTO_N];        /* median product time of the timed candidates, microseconds (-1: not timed, -2: failed) */
     double        cost_ms = 0;       /* the whole selection: statistics, builds, trials, frees */
+    double        stats_ms = 0;      /* ... of which the statistics and the rule */
+    double        ms[AUTO_N] = {};   /* ... and each timed candidate: build, warm-up, trials, release (wall clock) */
     Record() { std::fill(us, us + AUTO_N, -1.0); }
   } rec;
 
@@ -512,6 +514,8 @@ public:
         PetscCall(ierr);
       }
     }
+    PetscCall(PetscTime(&t1));
+    rec.stats_ms = 1e3 * (t1 - t0);
     if (rec.how == FORCED) {
       rec.chosen = opt.format;
       PetscCall(Chosen().BuildDevice(A, s));
@@ -569,7 +573,9 @@ public:
       const int      c = rec.plan.time[k];
       SpMVFormat    *f = cand[c];
       PetscErrorCode ierr;
+      PetscLogDouble tc0, tc1;
       if (!f) continue;
+      PetscCall(PetscTime(&tc0));
       if (c == AUTO_CSR) PetscCall(Time(f, A, x, y, e0, e1, t, s, &rec.us[c]));
       else { /* a library format that fails (out of device memory with two layouts held) is skipped, not fatal */
         PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
@@ -587,6 +593,9 @@ public:
         if (best >= 0) PetscCall(cand[best]->ReleaseDevice());
         best = c;
       } else PetscCall(f->ReleaseDevice());
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      PetscCall(PetscTime(&tc1));
+      rec.ms[c] = 1e3 * (tc1 - tc0);
     }
     PetscCallCUDA(cudaEventDestroy(e0));
     PetscCallCUDA(cudaEventDestroy(e1));
@@ -646,7 +655,16 @@ public:
       PetscCall(PetscViewerASCIIPrintf(v, "spmv: candidates timed on the GPU (1 warm-up + %" PetscInt_FMT " products, median): %s\n", opt.trials, list));
       PetscCall(PetscViewerASCIIPrintf(v, "spmv: chosen: %s, the fastest\n", SpMVAutoNames[rec.chosen]));
       if (unit > 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms = %.1f csr products (statistics, builds, trials, frees; the rule expected %.1f, budget %g)\n", rec.cost_ms, 1e3 * rec.cost_ms / unit, rec.plan.expected, (double)opt.budget));
-      else PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms (csr not timed)\n", rec.cost_ms));
+      {
+        char line[512] = "", item[96];
+        for (int c = 0; c < AUTO_N; c++)
+          if (rec.ms[c] > 0) {
+            PetscCall(PetscSNPrintf(item, sizeof(item), ", %s %.3g ms", SpMVAutoNames[c], rec.ms[c]));
+            PetscCall(PetscStrlcat(line, item, sizeof(line)));
+          }
+        PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost by step: statistics and rule %.3g ms%s\n", rec.stats_ms, line));
+      }
+      if (unit <= 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms (csr not timed)\n", rec.cost_ms));
     } else PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms\n", rec.cost_ms));
     if (rec.copied) PetscCall(PetscViewerASCIIPrintf(v, "spmv: this choice was carried over (MatDuplicate or the MPI parent's options), not made again\n"));
     PetscCall(Chosen().View(v));
