@@ -238,7 +238,9 @@ static int PlanFor(const Csr &A, const SpMVAutoOptions &o, SpMVAutoPlan *p, SpMV
   if (st) *st = s;
   if (!o.allowed) {
     Check(p->ntime >= 2 && p->time[0] == AUTO_CSR && p->time[1] == p->rank[0], "GPU plan %s must be csr, then the first ranked (%s)", Names(p->time, p->ntime).c_str(), Names(p->rank, p->nrank).c_str());
-    Check(p->ntime == 2 || p->expected <= o.budget, "plan %s expected %g over the budget %g", Names(p->time, p->ntime).c_str(), p->expected, (double)o.budget);
+    /* within the budget, but for the first ranked, brc beside a bet on CCOO's padding and the segsum safety net */
+    Check(p->ntime <= 4 || p->expected <= o.budget, "plan %s expected %g over the budget %g", Names(p->time, p->ntime).c_str(), p->expected, (double)o.budget);
+    Check(std::find(p->time, p->time + p->ntime, AUTO_SEGSUM) != p->time + p->ntime, "plan %s without the segsum safety net", Names(p->time, p->ntime).c_str());
     Check(p->host == p->rank[0], "host %d is not the first ranked", p->host);
   }
   Check(std::find(p->rank, p->rank + p->nrank, AUTO_SURAA) == p->rank + p->nrank, "suraa ranked");
@@ -259,9 +261,9 @@ static PetscErrorCode TestRule(Rng &rng)
   std::vector<Family> fam;
 
   PetscFunctionBegin;
-  fam.push_back({"7-point stencil", Stencil(24, 7, false, rng), AUTO_CCOO, 2});
-  fam.push_back({"27-point stencil", Stencil(16, 27, false, rng), AUTO_BRC, 2});
-  fam.push_back({"27-point constant", Stencil(16, 27, true, rng), AUTO_CCOO, 2});
+  fam.push_back({"7-point stencil", Stencil(24, 7, false, rng), AUTO_CCOO, 4});
+  fam.push_back({"27-point stencil", Stencil(16, 27, false, rng), AUTO_BRC, 3});
+  fam.push_back({"27-point constant", Stencil(16, 27, true, rng), AUTO_CCOO, 3});
   fam.push_back({"power law", PowerLaw(150000, rng), AUTO_BRC, 3});
   fam.push_back({"dense rows", DenseRows(150000, 6, 20000, 6, rng), AUTO_ARGCSR, 3});
   fam.push_back({"irregular local", IrregularLocal(40000, rng), AUTO_SEGSUM, 3});
@@ -281,7 +283,7 @@ static PetscErrorCode TestRule(Rng &rng)
   g_context      = "budget";
   o.budget       = 0;
   PlanFor(fam[3].A, o, &p);
-  Check(p.ntime == 2, "budget 0: %s", Names(p.time, p.ntime).c_str());
+  Check(p.ntime == 3, "budget 0 (csr, the first ranked, the segsum safety net): %s", Names(p.time, p.ntime).c_str());
   o.budget = 1000;
   PlanFor(fam[3].A, o, &p);
   Check(p.ntime == 1 + p.nrank, "large budget: %s of %s", Names(p.time, p.ntime).c_str(), Names(p.rank, p.nrank).c_str());
