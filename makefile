@@ -5,19 +5,31 @@
 #   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed")
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
 #
-# A user's PETSC_DIR/PETSC_ARCH (environment or command line) is used as is; nothing is built then.
+# A user's PETSC_DIR/PETSC_ARCH (environment or command line) is checked (config/check-petsc.sh) and used as is;
+# nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
 .SUFFIXES:
 .DEFAULT_GOAL := lib
 BUILD  ?= build
 SHELL  := /bin/bash
 
--include $(BUILD)/petsc.mk
-$(BUILD)/petsc.mk: config/petsc.sh
-	@mkdir -p $(BUILD)
-	@bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && mv $@.tmp $@
+# config/petsc.sh checks the PETSc (or builds and installs its own) and writes $(BUILD)/petsc.mk; a bad set-up
+# stops here with its message. Made again when a PETSC_DIR/PETSC_ARCH other than its own is asked for.
+PETSC_ASKED := $(PETSC_DIR):$(PETSC_ARCH)
+NO_PETSC_GOALS := clean distclean uninstall
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_PETSC_GOALS),$(MAKECMDGOALS)),lib),)
+include $(BUILD)/petsc.mk
+endif
+$(BUILD)/petsc.mk: config/petsc.sh config/check-petsc.sh $(if $(filter-out : $(PETSC_MK_FOR),$(PETSC_ASKED)),FORCE)
+	@mkdir -p $(BUILD); rm -f $@
+	@set -o pipefail; bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
+	  echo 'PETSC_MK_FOR := $(PETSC_ASKED)' >> $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+FORCE:
 
 ifneq ($(PETSC_DIR),)
-include $(PETSC_DIR)/lib/petsc/conf/variables
+-include $(PETSC_DIR)/lib/petsc/conf/variables
+# objects are rebuilt when the PETSc (or its private-header folder) changes
+PETSC_ID := $(BUILD)/petsc.id
+$(shell mkdir -p $(BUILD); echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' | cmp -s - $(PETSC_ID) || echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' > $(PETSC_ID))
 
 LIB      := $(BUILD)/lib/libpetscspmv.so
 CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
@@ -25,7 +37,9 @@ CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
 C_SRC    := src/ksp/pc/impls/poly/poly.c
 HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)
 OBJ      := $(CU_SRC:%.cu=$(BUILD)/obj/%.o) $(HOST_OBJ) $(C_SRC:%.c=$(BUILD)/obj/%.o)
-INC      := -Iinclude -Isrc
+# PETSc's private headers are included as <../src/mat/impls/aij/...>: PETSC_DIR/include/../src in an in-place
+# build; for a prefix install PETSC_PRIVATE_INC (config/petsc.sh) adds an empty folder whose ../src holds them
+INC      := -Iinclude -Isrc $(PETSC_PRIVATE_INC)
 NVCCOPT  ?= -lineinfo
 CUFLAGS   = $(CUDAC_FLAGS) $(NVCCOPT) -Xcompiler -fPIC -Werror all-warnings --compiler-options="$(CXXCPPFLAGS) $(CUDA_CXXFLAGS)" $(INC)
 CXXFLAGS_ = $(CXX_FLAGS) $(CXXCPPFLAGS) $(INC)
@@ -43,22 +57,24 @@ endif
 .PHONY: lib run test gpu bench clean distclean
 lib: $(LIB)
 
-$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
 	@mkdir -p $(@D)
 	$(CUDAC) -c -o $@ $(CUFLAGS) $<
-$(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h) $(PETSC_ID)
 	@mkdir -p $(@D)
 	$(CXX) -c -o $@ $(CXXFLAGS_) -fPIC $<
 # the preconditioners (plain C on PETSc's Mat/Vec interface)
-$(BUILD)/obj/%.o: %.c $(wildcard src/ksp/pc/impls/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
 	@mkdir -p $(@D)
 	$(PCC) -c -o $@ $(CFLAGS_) -fPIC $<
 $(LIB): $(OBJ)
 	@mkdir -p $(@D)
 	$(CXX_LINKER) -shared -fPIC -Wl,-soname,libpetscspmv.so -o $@ $^ $(PETSC_LIB)
 
-# PETSc's own ex19, unmodified, from the PETSc source tree
-$(BUILD)/bin/ex19: $(PETSC_DIR)/src/snes/tutorials/ex19.c
+# PETSc's own ex19, unmodified, from the PETSc source tree (a prefix install has it among its examples)
+EX19_SRC := $(firstword $(wildcard $(PETSC_DIR)/src/snes/tutorials/ex19.c $(PETSC_DIR)/share/petsc/examples/src/snes/tutorials/ex19.c \
+              $(patsubst -I%,%/../src/snes/tutorials/ex19.c,$(PETSC_PRIVATE_INC))) $(PETSC_DIR)/src/snes/tutorials/ex19.c)
+$(BUILD)/bin/ex19: $(EX19_SRC)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
 $(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)
@@ -95,6 +111,7 @@ run: $(LIB) $(BUILD)/bin/ex19
 
 test: $(LIB) $(EXAMPLES) $(TESTS)
 	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/run.sh
+
 
 # The benchmark suite (needs a GPU): SpMV table, solver table, plots into bench/results
 bench: $(LIB) $(EXAMPLES)
