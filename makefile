@@ -4,6 +4,8 @@
 #   make run      ... and PETSc's unmodified ex19 with -dm_mat_type brc (on the GPU when there is one)
 #   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed")
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
+#   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
+#   make uninstall PREFIX=DIR  removes those three files
 #
 # A user's PETSC_DIR/PETSC_ARCH (environment or command line) is checked (config/check-petsc.sh) and used as is;
 # nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
@@ -54,7 +56,7 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
 endif
 
-.PHONY: lib run test gpu bench clean distclean
+.PHONY: lib run test gpu bench clean distclean install uninstall
 lib: $(LIB)
 
 $(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
@@ -110,8 +112,30 @@ run: $(LIB) $(BUILD)/bin/ex19
 	@echo "ex19 with brc: done$(if $(HAVE_GPU), on the GPU, on the host (no GPU found): the BRC host reference ran the products). PETSc log: $(BUILD)/ex19_log.txt"
 
 test: $(LIB) $(EXAMPLES) $(TESTS)
-	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/run.sh
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) bash tests/run.sh
 
+
+# make install PREFIX=DIR: the library, its header and a pkg-config file (Requires: PETSc's own .pc, of the exact
+# version built against: the plugin uses PETSc's private headers). make uninstall PREFIX=DIR removes the three.
+PREFIX ?= /usr/local
+SPMV_VERSION ?= 0.1.0
+PC_NAME = $(firstword $(foreach n,petsc PETSc,$(if $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(n).pc),$(n))) PETSc)
+PC_VERSION = $(shell sed -n 's/^Version: *//p' $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(PC_NAME).pc)
+install: $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpetscspmv.so
+	install -m 644 include/petscspmv.h $(DESTDIR)$(PREFIX)/include/petscspmv.h
+	@printf '%s\n' 'prefix=$(abspath $(PREFIX))' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
+	  'petsc_libdir=$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib)' '' \
+	  'Name: petsc-spmv' 'Description: GPU sparse matrix-vector product formats as PETSc matrix types (plugin)' \
+	  'Version: $(SPMV_VERSION)' 'Requires: $(PC_NAME) = $(PC_VERSION)' 'Cflags: -I$${includedir}' \
+	  'Libs: -L$${libdir} -lpetscspmv -Wl,-rpath,$${libdir} -Wl,-rpath,$${petsc_libdir}' \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/petsc-spmv.pc
+	@echo "installed into $(PREFIX): lib/libpetscspmv.so include/petscspmv.h lib/pkgconfig/petsc-spmv.pc"
+	@echo "  load into any PETSc program: -dll_append $(abspath $(PREFIX))/lib/libpetscspmv.so -mat_type brc"
+	@echo "  link: PKG_CONFIG_PATH=$(abspath $(PREFIX))/lib/pkgconfig:$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig) mpicc app.c \$$(pkg-config --cflags --libs petsc-spmv)"
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libpetscspmv.so $(DESTDIR)$(PREFIX)/include/petscspmv.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/petsc-spmv.pc
 
 # The benchmark suite (needs a GPU): SpMV table, solver table, plots into bench/results
 bench: $(LIB) $(EXAMPLES)

@@ -173,6 +173,33 @@ expect_error poly_class_wrong     "Invalid argument"                     ex19_po
 # 8. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 
+# 9. the users' routes. The PETSc built against (a prefix install in the self-contained build): from make test, or build/petsc.mk
+PDIR=${SPMV_PETSC_DIR:-$(sed -n 's/^PETSC_DIR ?= //p' "$BUILD/petsc.mk" 2>/dev/null)}
+PARCH=${SPMV_PETSC_ARCH-$(sed -n 's/^PETSC_ARCH ?= //p' "$BUILD/petsc.mk" 2>/dev/null)}
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/petsc-spmv-tests.XXXXXX"); trap 'rm -rf "$TMPD"' EXIT
+PRE=$TMPD/prefix
+submake() { env -u PETSC_DIR -u PETSC_ARCH make --no-print-directory "$@"; }   # the build folder's own PETSc
+#    make install into a temporary prefix; a C program built only through pkg-config against it, linked to the
+#    installed library (not build/lib); the installed library loaded by -dll_append into PETSc's ex19; make uninstall
+installed() { submake BUILD="$BUILD" PREFIX="$PRE" install && for f in lib/libpetscspmv.so include/petscspmv.h lib/pkgconfig/petsc-spmv.pc; do
+                [ -f "$PRE/$f" ] || { echo "missing $PRE/$f"; return 1; }; done && cat "$PRE/lib/pkgconfig/petsc-spmv.pc"; }
+pkgconfig_program() {
+  local pcdir=$PDIR/${PARCH:+$PARCH/}lib/pkgconfig cc flags
+  local PKG_CONFIG_PATH=$PRE/lib/pkgconfig:$pcdir; export PKG_CONFIG_PATH
+  flags=$(pkg-config --cflags --libs petsc-spmv) || return 1
+  pkg-config --print-requires petsc-spmv
+  cc=$(pkg-config --variable=ccompiler "$(pkg-config --print-requires petsc-spmv | awk '{print $1}')"); cc=${cc:-mpicc}   # PETSc's own C compiler (mpicc)
+  echo "$cc tests/install/install_check.c $flags"
+  $cc -o "$TMPD/install_check" tests/install/install_check.c $flags || return 1
+  ldd "$TMPD/install_check" | grep libpetscspmv; ldd "$TMPD/install_check" | grep -q "$PRE/lib/libpetscspmv.so" || return 1
+  "$TMPD/install_check"
+}
+uninstalled() { submake PREFIX="$PRE" uninstall && ! ls "$PRE"/lib/libpetscspmv.so "$PRE"/include/petscspmv.h "$PRE"/lib/pkgconfig/petsc-spmv.pc 2>/dev/null; }
+run install_prefix           installed
+run install_pkgconfig_program pkgconfig_program
+run install_dll_append_ex19  grep_run "seqaijbrc (" "$BIN/ex19" -dll_append "$PRE/lib/libpetscspmv.so" -dm_mat_type brc -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
+run install_uninstall        uninstalled
+
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed"
