@@ -6,6 +6,7 @@
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
 #   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
 #   make uninstall PREFIX=DIR  removes those three files
+#   make petsc4py              petsc4py of the same PETSc in a cached venv; build/python runs it (examples/python/)
 #
 # A user's PETSC_DIR/PETSC_ARCH (environment or command line) is checked (config/check-petsc.sh) and used as is;
 # nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
@@ -56,7 +57,7 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly
 endif
 
-.PHONY: lib run test gpu bench clean distclean install uninstall
+.PHONY: lib run test gpu bench clean distclean install uninstall petsc4py
 lib: $(LIB)
 
 $(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
@@ -111,9 +112,15 @@ run: $(LIB) $(BUILD)/bin/ex19
 	  -da_grid_x 64 -da_grid_y 64 -snes_monitor -ksp_converged_reason -snes_converged_reason -log_view :$(BUILD)/ex19_log.txt
 	@echo "ex19 with brc: done$(if $(HAVE_GPU), on the GPU, on the host (no GPU found): the BRC host reference ran the products). PETSc log: $(BUILD)/ex19_log.txt"
 
-test: $(LIB) $(EXAMPLES) $(TESTS)
-	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) bash tests/run.sh
+test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) bash tests/run.sh
 
+# Python: petsc4py of PETSc's own version, built against this PETSc once, in a venv cached beside it
+# (config/petsc4py.sh); $(BUILD)/python runs that venv's python: $(BUILD)/python examples/python/solve.py
+petsc4py: $(BUILD)/python
+$(BUILD)/python: config/petsc4py.sh $(BUILD)/petsc.mk
+	@$(RUNENV) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) bash config/petsc4py.sh $@
+	@echo "petsc4py ready: $@ runs its python, e.g. $(RUNENV) $@ examples/python/solve.py -mat_type brc"
 
 # make install PREFIX=DIR: the library, its header and a pkg-config file (Requires: PETSc's own .pc, of the exact
 # version built against: the plugin uses PETSc's private headers). make uninstall PREFIX=DIR removes the three.

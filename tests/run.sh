@@ -199,6 +199,10 @@ run install_prefix           installed
 run install_pkgconfig_program pkgconfig_program
 run install_dll_append_ex19  grep_run "seqaijbrc (" "$BIN/ex19" -dll_append "$PRE/lib/libpetscspmv.so" -dm_mat_type brc -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
 run install_uninstall        uninstalled
+# 10. Python (make petsc4py): examples/python/solve.py builds a nonsymmetric matrix from SciPy CSR arrays, loads the plugin
+#     with -dll_append, GMRES + -pc_type poly with each type: converged, and the solution within 1e-10 of aij's
+PYTHON=${PYTHON:-$BUILD/python}
+for T in $TYPES; do run python_solve_$T "$PYTHON" examples/python/solve.py -mat_type $T -lib "$LIB" -grid 60 -check 1e-10; done
 
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
