@@ -203,6 +203,40 @@ run install_uninstall        uninstalled
 #     with -dll_append, GMRES + -pc_type poly with each type: converged, and the solution within 1e-10 of aij's
 PYTHON=${PYTHON:-$BUILD/python}
 for T in $TYPES; do run python_solve_$T "$PYTHON" examples/python/solve.py -mat_type $T -lib "$LIB" -grid 60 -check 1e-10; done
+# 11. bad PETSc set-ups: `make` stops with one message naming the problem, before anything is compiled. Fake PETSC_DIRs
+#     made from the real PETSc's petscversion.h / petscconf.h with one thing changed
+fake_petsc() {   # fake_petsc NAME: a prefix-like copy of the real PETSc's headers and library link, in $TMPD/NAME
+  local d=$TMPD/$1; mkdir -p "$d/include" "$d/lib/petsc/conf"
+  cp "$PDIR/include/petscversion.h" "$d/include/"; cp "$PDIR/${PARCH:+$PARCH/}include/petscconf.h" "$d/include/"
+  ln -s "$PDIR/${PARCH:+$PARCH/}lib/libpetsc.so" "$d/lib/libpetsc.so"; cp "$PDIR/lib/petsc/conf/variables" "$d/lib/petsc/conf/"
+  echo "$d"
+}
+bad_setup() {    # bad_setup PATTERN PETSC_DIR [PETSC_ARCH]: `make lib` fails, says PATTERN, compiles nothing
+  local pat=$1 b; b=$(mktemp -d "$TMPD/build.XXXX")
+  submake BUILD="$b" PETSC_DIR="$2" PETSC_ARCH="${3:-}" lib > "$b.out" 2>&1; local rc=$?
+  cat "$b.out"
+  [ $rc -ne 0 ] || { echo "make succeeded"; return 1; }
+  grep -q -- "$pat" "$b.out" || { echo "no message '$pat'"; return 1; }
+  [ ! -e "$b/obj" ] || { echo "compiling started"; return 1; }
+}
+bad_setup_run() { local name=$1; shift; run $name bad_setup "$@"; }
+if [ -n "$PDIR" ]; then
+  d=$(fake_petsc notpetsc); rm "$d/include/petscversion.h"
+  bad_setup_run bad_petsc_dir_not_petsc "is not a PETSc: no include/petscversion.h" "$d"
+  d=$(fake_petsc nocuda);    sed -i '/define PETSC_HAVE_CUDA 1/d' "$d/include/petscconf.h"
+  bad_setup_run bad_petsc_no_cuda       "configured without CUDA.*--with-cuda=1" "$d"
+  d=$(fake_petsc static);    rm "$d/lib/libpetsc.so"; touch "$d/lib/libpetsc.a"; sed -i '/define PETSC_USE_SHARED_LIBRARIES/d' "$d/include/petscconf.h"
+  bad_setup_run bad_petsc_static        "is a static PETSc.*--with-shared-libraries=1" "$d"
+  d=$(fake_petsc old);       sed -i 's/define PETSC_VERSION_MINOR .*/define PETSC_VERSION_MINOR      22/' "$d/include/petscversion.h"
+  bad_setup_run bad_petsc_version       "is PETSc 3.22.[0-9]*, which petsc-spmv does not support: it builds against PETSc 3.26.x" "$d"
+  d=$(fake_petsc single);    sed -i 's/define PETSC_USE_REAL_DOUBLE 1/define PETSC_USE_REAL_SINGLE 1/' "$d/include/petscconf.h"
+  bad_setup_run bad_petsc_single        "real double-precision scalars.*--with-precision=double" "$d"
+  d=$(fake_petsc srctree);   mkdir -p "$d/arch-x/include" && mv "$d/include/petscconf.h" "$d/arch-x/include/"
+  bad_setup_run bad_petsc_no_arch       "set PETSC_ARCH to one of its builds: arch-x" "$d"
+  bad_setup_run bad_petsc_prefix_arch   "installed (prefix) PETSc, which has no PETSC_ARCH: unset PETSC_ARCH" "$(fake_petsc prefixarch)" arch-x
+else
+  fail=$((fail+1)); failed+=(bad_setups); note FAIL "bad_setups: no PETSc known (SPMV_PETSC_DIR or $BUILD/petsc.mk)"
+fi
 
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
