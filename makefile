@@ -4,20 +4,35 @@
 #   make run      ... and PETSc's unmodified ex19 with -dm_mat_type spmv (on the GPU when there is one)
 #   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed")
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
+#   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
+#   make uninstall PREFIX=DIR  removes those three files
+#   make petsc4py              petsc4py of the same PETSc in a cached venv; build/python runs it (examples/python/)
 #
-# A user's PETSC_DIR/PETSC_ARCH (environment or command line) is used as is; nothing is built then.
+# A user's PETSC_DIR/PETSC_ARCH (environment or command line) is checked (config/check-petsc.sh) and used as is;
+# nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
 .SUFFIXES:
 .DEFAULT_GOAL := lib
 BUILD  ?= build
 SHELL  := /bin/bash
 
--include $(BUILD)/petsc.mk
-$(BUILD)/petsc.mk: config/petsc.sh
-	@mkdir -p $(BUILD)
-	@bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && mv $@.tmp $@
+# config/petsc.sh checks the PETSc (or builds and installs its own) and writes $(BUILD)/petsc.mk; a bad set-up
+# stops here with its message. Made again when a PETSC_DIR/PETSC_ARCH other than its own is asked for.
+PETSC_ASKED := $(PETSC_DIR):$(PETSC_ARCH)
+NO_PETSC_GOALS := clean distclean uninstall
+ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_PETSC_GOALS),$(MAKECMDGOALS)),lib),)
+include $(BUILD)/petsc.mk
+endif
+$(BUILD)/petsc.mk: config/petsc.sh config/check-petsc.sh $(if $(filter-out : $(PETSC_MK_FOR),$(PETSC_ASKED)),FORCE)
+	@mkdir -p $(BUILD); rm -f $@
+	@set -o pipefail; bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
+	  echo 'PETSC_MK_FOR := $(PETSC_ASKED)' >> $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+FORCE:
 
 ifneq ($(PETSC_DIR),)
-include $(PETSC_DIR)/lib/petsc/conf/variables
+-include $(PETSC_DIR)/lib/petsc/conf/variables
+# objects are rebuilt when the PETSc (or its private-header folder) changes
+PETSC_ID := $(BUILD)/petsc.id
+$(shell mkdir -p $(BUILD); echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' | cmp -s - $(PETSC_ID) || echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' > $(PETSC_ID))
 
 LIB      := $(BUILD)/lib/libpetscspmv.so
 CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
@@ -25,7 +40,9 @@ CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
 C_SRC    := src/ksp/pc/impls/poly/poly.c
 HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)
 OBJ      := $(CU_SRC:%.cu=$(BUILD)/obj/%.o) $(HOST_OBJ) $(C_SRC:%.c=$(BUILD)/obj/%.o)
-INC      := -Iinclude -Isrc
+# PETSc's private headers are included as <../src/mat/impls/aij/...>: PETSC_DIR/include/../src in an in-place
+# build; for a prefix install PETSC_PRIVATE_INC (config/petsc.sh) adds an empty folder whose ../src holds them
+INC      := -Iinclude -Isrc $(PETSC_PRIVATE_INC)
 NVCCOPT  ?= -lineinfo
 CUFLAGS   = $(CUDAC_FLAGS) $(NVCCOPT) -Xcompiler -fPIC -Werror all-warnings --compiler-options="$(CXXCPPFLAGS) $(CUDA_CXXFLAGS)" $(INC)
 CXXFLAGS_ = $(CXX_FLAGS) $(CXXCPPFLAGS) $(INC)
@@ -40,28 +57,33 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_spmv
 endif
 
-.PHONY: lib run test gpu bench clean distclean
+.PHONY: lib run test gpu bench clean distclean install uninstall petsc4py
 lib: $(LIB)
 
-$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
 	@mkdir -p $(@D)
 	$(CUDAC) -c -o $@ $(CUFLAGS) $<
-$(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.cxx $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*/*.h include/*.h) $(PETSC_ID)
 	@mkdir -p $(@D)
 	$(CXX) -c -o $@ $(CXXFLAGS_) -fPIC $<
 # the preconditioners (plain C on PETSc's Mat/Vec interface)
-$(BUILD)/obj/%.o: %.c $(wildcard src/ksp/pc/impls/*/*.h include/*.h)
+$(BUILD)/obj/%.o: %.c $(wildcard src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
 	@mkdir -p $(@D)
 	$(PCC) -c -o $@ $(CFLAGS_) -fPIC $<
 $(LIB): $(OBJ)
 	@mkdir -p $(@D)
 	$(CXX_LINKER) -shared -fPIC -Wl,-soname,libpetscspmv.so -o $@ $^ $(PETSC_LIB)
 
-# PETSc's own ex19 (SNES) and ex56 (3D elasticity, GAMG), unmodified, from the PETSc source tree
-$(BUILD)/bin/ex19: $(PETSC_DIR)/src/snes/tutorials/ex19.c
+# PETSc's own ex19 (SNES) and ex56 (3D elasticity, GAMG), unmodified, from the PETSc source tree (a prefix
+# install has them among its examples)
+PETSC_TUTORIAL = $(firstword $(wildcard $(PETSC_DIR)/src/$(1) $(PETSC_DIR)/share/petsc/examples/src/$(1) \
+                   $(patsubst -I%,%/../src/$(1),$(PETSC_PRIVATE_INC))) $(PETSC_DIR)/src/$(1))
+EX19_SRC := $(call PETSC_TUTORIAL,snes/tutorials/ex19.c)
+EX56_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex56.c)
+$(BUILD)/bin/ex19: $(EX19_SRC)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
-$(BUILD)/bin/ex56: $(PETSC_DIR)/src/ksp/ksp/tutorials/ex56.c
+$(BUILD)/bin/ex56: $(EX56_SRC)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
 $(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)
@@ -97,8 +119,37 @@ run: $(LIB) $(BUILD)/bin/ex19
 	@grep -h "spmv (" $(BUILD)/ex19_info.txt* 2>/dev/null | sed 's/^\[0\] <sys> Info(): /  /' | head -1
 	@echo "ex19 with spmv: done$(if $(HAVE_GPU), on the GPU (the format timed fastest ran the products), on the host (no GPU found): the host reference of the format chosen by the row-statistics rule ran the products). PETSc log: $(BUILD)/ex19_log.txt"
 
-test: $(LIB) $(EXAMPLES) $(TESTS)
-	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/run.sh
+test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) bash tests/run.sh
+
+# Python: petsc4py of PETSc's own version, built against this PETSc once, in a venv cached beside it
+# (config/petsc4py.sh); $(BUILD)/python runs that venv's python: $(BUILD)/python examples/python/solve.py
+petsc4py: $(BUILD)/python
+$(BUILD)/python: config/petsc4py.sh $(BUILD)/petsc.mk
+	@$(RUNENV) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) bash config/petsc4py.sh $@
+	@echo "petsc4py ready: $@ runs its python, e.g. $(RUNENV) $@ examples/python/solve.py -mat_type brc"
+
+# make install PREFIX=DIR: the library, its header and a pkg-config file (Requires: PETSc's own .pc, of the exact
+# version built against: the plugin uses PETSc's private headers). make uninstall PREFIX=DIR removes the three.
+PREFIX ?= /usr/local
+SPMV_VERSION ?= 0.1.0
+PC_NAME = $(firstword $(foreach n,petsc PETSc,$(if $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(n).pc),$(n))) PETSc)
+PC_VERSION = $(shell sed -n 's/^Version: *//p' $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(PC_NAME).pc)
+install: $(LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpetscspmv.so
+	install -m 644 include/petscspmv.h $(DESTDIR)$(PREFIX)/include/petscspmv.h
+	@printf '%s\n' 'prefix=$(abspath $(PREFIX))' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
+	  'petsc_libdir=$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib)' '' \
+	  'Name: petsc-spmv' 'Description: GPU sparse matrix-vector product formats as PETSc matrix types (plugin)' \
+	  'Version: $(SPMV_VERSION)' 'Requires: $(PC_NAME) = $(PC_VERSION)' 'Cflags: -I$${includedir}' \
+	  'Libs: -L$${libdir} -lpetscspmv -Wl,-rpath,$${libdir} -Wl,-rpath,$${petsc_libdir}' \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/petsc-spmv.pc
+	@echo "installed into $(PREFIX): lib/libpetscspmv.so include/petscspmv.h lib/pkgconfig/petsc-spmv.pc"
+	@echo "  load into any PETSc program: -dll_append $(abspath $(PREFIX))/lib/libpetscspmv.so -mat_type brc"
+	@echo "  link: PKG_CONFIG_PATH=$(abspath $(PREFIX))/lib/pkgconfig:$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig) mpicc app.c \$$(pkg-config --cflags --libs petsc-spmv)"
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/lib/libpetscspmv.so $(DESTDIR)$(PREFIX)/include/petscspmv.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/petsc-spmv.pc
 
 # The benchmark suite (needs a GPU): SpMV table, solver table, plots into bench/results
 bench: $(LIB) $(EXAMPLES)

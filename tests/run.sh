@@ -210,6 +210,71 @@ expect_error poly_class_wrong     "Invalid argument"                     ex19_po
 # 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 
+# 9. the users' routes. The PETSc built against (a prefix install in the self-contained build): from make test, or build/petsc.mk
+PDIR=${SPMV_PETSC_DIR:-$(sed -n 's/^PETSC_DIR ?= //p' "$BUILD/petsc.mk" 2>/dev/null)}
+PARCH=${SPMV_PETSC_ARCH-$(sed -n 's/^PETSC_ARCH ?= //p' "$BUILD/petsc.mk" 2>/dev/null)}
+TMPD=$(mktemp -d "${TMPDIR:-/tmp}/petsc-spmv-tests.XXXXXX"); trap 'rm -rf "$TMPD"' EXIT
+PRE=$TMPD/prefix
+submake() { env -u PETSC_DIR -u PETSC_ARCH make --no-print-directory "$@"; }   # the build folder's own PETSc
+#    make install into a temporary prefix; a C program built only through pkg-config against it, linked to the
+#    installed library (not build/lib); the installed library loaded by -dll_append into PETSc's ex19; make uninstall
+installed() { submake BUILD="$BUILD" PREFIX="$PRE" install && for f in lib/libpetscspmv.so include/petscspmv.h lib/pkgconfig/petsc-spmv.pc; do
+                [ -f "$PRE/$f" ] || { echo "missing $PRE/$f"; return 1; }; done && cat "$PRE/lib/pkgconfig/petsc-spmv.pc"; }
+pkgconfig_program() {
+  local pcdir=$PDIR/${PARCH:+$PARCH/}lib/pkgconfig cc flags
+  local PKG_CONFIG_PATH=$PRE/lib/pkgconfig:$pcdir; export PKG_CONFIG_PATH
+  flags=$(pkg-config --cflags --libs petsc-spmv) || return 1
+  pkg-config --print-requires petsc-spmv
+  cc=$(pkg-config --variable=ccompiler "$(pkg-config --print-requires petsc-spmv | awk '{print $1}')"); cc=${cc:-mpicc}   # PETSc's own C compiler (mpicc)
+  echo "$cc tests/install/install_check.c $flags"
+  $cc -o "$TMPD/install_check" tests/install/install_check.c $flags || return 1
+  ldd "$TMPD/install_check" | grep libpetscspmv; ldd "$TMPD/install_check" | grep -q "$PRE/lib/libpetscspmv.so" || return 1
+  "$TMPD/install_check"
+}
+uninstalled() { submake PREFIX="$PRE" uninstall && ! ls "$PRE"/lib/libpetscspmv.so "$PRE"/include/petscspmv.h "$PRE"/lib/pkgconfig/petsc-spmv.pc 2>/dev/null; }
+run install_prefix           installed
+run install_pkgconfig_program pkgconfig_program
+run install_dll_append_ex19  grep_run "seqaijbrc (" "$BIN/ex19" -dll_append "$PRE/lib/libpetscspmv.so" -dm_mat_type brc -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
+run install_uninstall        uninstalled
+# 10. Python (make petsc4py): examples/python/solve.py builds a nonsymmetric matrix from SciPy CSR arrays, loads the plugin
+#     with -dll_append, GMRES + -pc_type poly with each type: converged, and the solution within 1e-10 of aij's
+PYTHON=${PYTHON:-$BUILD/python}
+for T in $TYPES; do run python_solve_$T "$PYTHON" examples/python/solve.py -mat_type $T -lib "$LIB" -grid 60 -check 1e-10; done
+# 11. bad PETSc set-ups: `make` stops with one message naming the problem, before anything is compiled. Fake PETSC_DIRs
+#     made from the real PETSc's petscversion.h / petscconf.h with one thing changed
+fake_petsc() {   # fake_petsc NAME: a prefix-like copy of the real PETSc's headers and library link, in $TMPD/NAME
+  local d=$TMPD/$1; mkdir -p "$d/include" "$d/lib/petsc/conf"
+  cp "$PDIR/include/petscversion.h" "$d/include/"; cp "$PDIR/${PARCH:+$PARCH/}include/petscconf.h" "$d/include/"
+  ln -s "$PDIR/${PARCH:+$PARCH/}lib/libpetsc.so" "$d/lib/libpetsc.so"; cp "$PDIR/lib/petsc/conf/variables" "$d/lib/petsc/conf/"
+  echo "$d"
+}
+bad_setup() {    # bad_setup PATTERN PETSC_DIR [PETSC_ARCH]: `make lib` fails, says PATTERN, compiles nothing
+  local pat=$1 b; b=$(mktemp -d "$TMPD/build.XXXX")
+  submake BUILD="$b" PETSC_DIR="$2" PETSC_ARCH="${3:-}" lib > "$b.out" 2>&1; local rc=$?
+  cat "$b.out"
+  [ $rc -ne 0 ] || { echo "make succeeded"; return 1; }
+  grep -q -- "$pat" "$b.out" || { echo "no message '$pat'"; return 1; }
+  [ ! -e "$b/obj" ] || { echo "compiling started"; return 1; }
+}
+bad_setup_run() { local name=$1; shift; run $name bad_setup "$@"; }
+if [ -n "$PDIR" ]; then
+  d=$(fake_petsc notpetsc); rm "$d/include/petscversion.h"
+  bad_setup_run bad_petsc_dir_not_petsc "is not a PETSc: no include/petscversion.h" "$d"
+  d=$(fake_petsc nocuda);    sed -i '/define PETSC_HAVE_CUDA 1/d' "$d/include/petscconf.h"
+  bad_setup_run bad_petsc_no_cuda       "configured without CUDA.*--with-cuda=1" "$d"
+  d=$(fake_petsc static);    rm "$d/lib/libpetsc.so"; touch "$d/lib/libpetsc.a"; sed -i '/define PETSC_USE_SHARED_LIBRARIES/d' "$d/include/petscconf.h"
+  bad_setup_run bad_petsc_static        "is a static PETSc.*--with-shared-libraries=1" "$d"
+  d=$(fake_petsc old);       sed -i 's/define PETSC_VERSION_MINOR .*/define PETSC_VERSION_MINOR      22/' "$d/include/petscversion.h"
+  bad_setup_run bad_petsc_version       "is PETSc 3.22.[0-9]*, which petsc-spmv does not support: it builds against PETSc 3.26.x" "$d"
+  d=$(fake_petsc single);    sed -i 's/define PETSC_USE_REAL_DOUBLE 1/define PETSC_USE_REAL_SINGLE 1/' "$d/include/petscconf.h"
+  bad_setup_run bad_petsc_single        "real double-precision scalars.*--with-precision=double" "$d"
+  d=$(fake_petsc srctree);   mkdir -p "$d/arch-x/include" && mv "$d/include/petscconf.h" "$d/arch-x/include/"
+  bad_setup_run bad_petsc_no_arch       "set PETSC_ARCH to one of its builds: arch-x" "$d"
+  bad_setup_run bad_petsc_prefix_arch   "installed (prefix) PETSc, which has no PETSC_ARCH: unset PETSC_ARCH" "$(fake_petsc prefixarch)" arch-x
+else
+  fail=$((fail+1)); failed+=(bad_setups); note FAIL "bad_setups: no PETSc known (SPMV_PETSC_DIR or $BUILD/petsc.mk)"
+fi
+
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed"
