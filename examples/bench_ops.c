@@ -41,22 +41,6 @@ static PetscErrorCode Time(Mat B, Vec x, Vec y, int op, PetscInt trials, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RelErr(Vec y, Vec yref, PetscReal *e)
-{
-  Vec       d;
-  PetscReal n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(yref, &d));
-  PetscCall(VecCopy(y, d));
-  PetscCall(VecAXPY(d, -1.0, yref));
-  PetscCall(VecNorm(d, NORM_2, e));
-  PetscCall(VecNorm(yref, NORM_2, &n));
-  *e /= PetscMax(n, 1e-300);
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 int main(int argc, char **argv)
 {
   char        spec[1024] = "stencil5:n=1000", types[1024] = "aijcusparse,brc,suraa,ccoo,argcsr,segsum", csvname[PETSC_MAX_PATH_LEN] = "", test[128] = "multtranspose";
@@ -116,8 +100,8 @@ int main(int argc, char **argv)
       PetscCall(FreeMem(&f1));
       PetscCall(VecCopy(xh, xb));
       PetscCall(MatMult(B, xb, yb));
-      PetscCall(RelErr(yb, yref, &e1));
-      PetscCall(RelErr(xt, xref, &e2));
+      PetscCall(SpMVRelErr(yb, yref, &e1));
+      PetscCall(SpMVRelErr(xt, xref, &e2));
       PetscCheck(e1 < tol && e2 < tol, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: wrong product (MatMult %g, MatMultTranspose %g)", t, (double)e1, (double)e2);
       PetscCall(Time(B, xb, yb, 0, trials, reps, &um));
       PetscCall(Time(B, xt, yb, 1, trials, reps, &ut));

@@ -331,6 +331,23 @@ static PetscErrorCode SpMVLoadMatrixMarket(MPI_Comm comm, const char *file, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ||y - yref|| / ||yref|| (any vector types) */
+static PetscErrorCode SpMVRelErr(Vec y, Vec yref, PetscReal *e)
+{
+  Vec       d;
+  PetscReal n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(yref, &d));
+  PetscCall(VecCopy(y, d));
+  PetscCall(VecAXPY(d, -1.0, yref));
+  PetscCall(VecNorm(d, NORM_2, e));
+  PetscCall(VecNorm(yref, NORM_2, &n));
+  *e /= PetscMax(n, 1e-300);
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A matrix from a specification: generator name, or a Matrix Market file with an optional :k */
 static PetscErrorCode SpMVCreateMatrix(MPI_Comm comm, const char *spec, Mat *A)
 {

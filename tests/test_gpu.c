@@ -7,22 +7,6 @@ static char help[] = "GPU checks of a petsc-spmv type (run on a GPU machine; als
 #include "spmvexamples.h"
 #include <time.h>
 
-static PetscErrorCode RelErr(Vec y, Vec yref, PetscReal *e)
-{
-  Vec       d;
-  PetscReal n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(yref, &d));
-  PetscCall(VecCopy(y, d));
-  PetscCall(VecAXPY(d, -1.0, yref));
-  PetscCall(VecNorm(d, NORM_2, e));
-  PetscCall(VecNorm(yref, NORM_2, &n));
-  *e /= PetscMax(n, 1e-300);
-  PetscCall(VecDestroy(&d));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 int main(int argc, char **argv)
 {
   char        list[4096] = "random:m=5000,k=9,empty=0.2;denserows:m=20000,k=6,len=5000,dense=5;stencil27:n=20", type[64] = MATBRC;
@@ -65,19 +49,19 @@ int main(int argc, char **argv)
     PetscCall(MatMult(A, x, y));
     PetscCall(VecSet(yd, NAN));
     PetscCall(MatMult(B, xd, yd));
-    PetscCall(RelErr(yd, y, &e1));
+    PetscCall(SpMVRelErr(yd, y, &e1));
     PetscCall(MatSpMVVerify(B, &layout));
     /* z = z + A x in place */
     PetscCall(VecSetRandom(z, rnd));
     PetscCall(VecCopy(z, zd));
     PetscCall(MatMultAdd(A, x, z, z));
     PetscCall(MatMultAdd(B, xd, zd, zd));
-    PetscCall(RelErr(zd, z, &e2));
+    PetscCall(SpMVRelErr(zd, z, &e2));
     /* host vectors, staged through the device */
     PetscCall(VecCopy(x, xh));
     PetscCall(VecSet(yh, NAN));
     PetscCall(MatMult(B, xh, yh));
-    PetscCall(RelErr(yh, y, &e3));
+    PetscCall(SpMVRelErr(yh, y, &e3));
     /* values-only refresh (same pattern), then a pattern-preserving MatScale + MatShift */
     PetscCall(MatScale(A, -1.5));
     PetscCall(MatScale(B, -1.5));
@@ -87,11 +71,11 @@ int main(int argc, char **argv)
     }
     PetscCall(MatMult(A, x, y));
     PetscCall(MatMult(B, xd, yd));
-    PetscCall(RelErr(yd, y, &e4));
+    PetscCall(SpMVRelErr(yd, y, &e4));
     /* twice in a row gives the same bits when no row is split; otherwise atomics may reorder: rounding only */
     PetscCall(VecCopy(yd, zd));
     PetscCall(MatMult(B, xd, yd));
-    PetscCall(RelErr(yd, zd, &e5));
+    PetscCall(SpMVRelErr(yd, zd, &e5));
     const PetscBool ok = (PetscBool)(layout == 0 && e1 < tol && e2 < tol && e3 < tol && e4 < tol && e5 < tol);
     failures += !ok;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %-50s %9" PetscInt_FMT " x %-9" PetscInt_FMT " nnz %10" PetscInt_FMT "  layout==host %s  mult %.1e  multadd %.1e  hostvec %.1e  refresh %.1e  repeat %.1e\n", ok ? "ok  " : "FAIL", spec, m, n, nnz, layout == 0 ? "yes" : "NO", (double)e1, (double)e2, (double)e3, (double)e4, (double)e5));
