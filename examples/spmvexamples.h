@@ -332,7 +332,7 @@ static PetscErrorCode SpMVLoadMatrixMarket(MPI_Comm comm, const char *file, Pets
 }
 
 /* ||y - yref|| / ||yref|| (any vector types) */
-static PetscErrorCode SpMVRelErr(Vec y, Vec yref, PetscReal *e)
+static inline PetscErrorCode SpMVRelErr(Vec y, Vec yref, PetscReal *e)
 {
   Vec       d;
   PetscReal n;
