@@ -21,6 +21,30 @@ PetscLogEvent MAT_SpMV_Select = 0;
 
 namespace {
 
+/* One cuSPARSE handle for every csr candidate of the process, made at the first use and destroyed at
+   PetscFinalize(): cusparseCreate() took 5-7 ms of every selection's csr step on the H100 (the cost by
+   step in -mat_view ::ascii_info), more than all the products it times. Each product sets its stream. */
+cusparseHandle_t sharedHandle = nullptr;
+
+PetscErrorCode DestroySharedHandle(void)
+{
+  PetscFunctionBegin;
+  if (sharedHandle) PetscCallCUSPARSE(cusparseDestroy(sharedHandle));
+  sharedHandle = nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GetSharedHandle(cusparseHandle_t *h)
+{
+  PetscFunctionBegin;
+  if (!sharedHandle) {
+    PetscCallCUSPARSE(cusparseCreate(&sharedHandle));
+    PetscCall(PetscRegisterFinalize(DestroySharedHandle));
+  }
+  *h = sharedHandle;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ---------------------------------------------------------------------------------------------- */
 /* csr: cuSPARSE's SpMV on the device CSR the generic type owns (the aijcusparse product, no copy)  */
 /* ---------------------------------------------------------------------------------------------- */
@@ -75,7 +99,6 @@ public:
     if (vx) PetscCallCUSPARSE(cusparseDestroyDnVec(vx));
     if (vy) PetscCallCUSPARSE(cusparseDestroyDnVec(vy));
     if (mat) PetscCallCUSPARSE(cusparseDestroySpMat(mat));
-    if (handle) PetscCallCUSPARSE(cusparseDestroy(handle));
     PetscCall(spmv::DeviceFree({buf}));
     vx = vy = nullptr;
     mat     = nullptr;
@@ -97,7 +120,7 @@ public:
     PetscCall(ReleaseDevice());
     d = A;
     if (!A.m || !A.nnz) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCallCUSPARSE(cusparseCreate(&handle));
+    PetscCall(GetSharedHandle(&handle));
     PetscCallCUSPARSE(cusparseSetStream(handle, s));
     PetscCallCUSPARSE(cusparseCreateConstCsr(&mat, A.m, A.n, A.nnz, A.i, A.j, A.a, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
     /* placeholder pointers (never dereferenced by the size query); every product sets the real ones */
