@@ -275,8 +275,9 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
     PetscCall(PetscObjectTypeCompare((PetscObject)C, MATSEQAIJCUSPARSE, &cusp));
     if (ca->productformat && cusp && !Ctx(C)) {
       PetscCall(Attach(C, ca->info, PETSC_FALSE));
-      PetscCall(Ctx(C)->fmt->CopyOptions(*ca->fmt));
-      Ctx(C)->productformat = PETSC_TRUE;
+      Mat_SeqAIJSpMV *cc = Ctx(C);
+      PetscCall(cc->fmt->CopyOptions(*ca->fmt));
+      cc->productformat = PETSC_TRUE;
     }
   }
   if (C->ops->productnumeric && C->ops->productnumeric != ProductNumeric_SpMV) {
@@ -418,9 +419,8 @@ PetscErrorCode FreeDevice(Mat_SeqAIJSpMV *c)
 /* Bring the format up to date with the matrix: build (new pattern) or refresh (new values). On the GPU the
    format reads the parent's device CSR (the parent uploads it first when the host is newer); aijcusparse
    keeps PetscInt indices, narrowed into 32-bit copies once per pattern in a 64-bit-index build. */
-PetscErrorCode Sync(Mat A, PetscBool onhost)
+PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
 {
-  Mat_SeqAIJSpMV  *c = Ctx(A);
   PetscObjectState state;
   PetscBool        rebuild;
 
@@ -494,9 +494,8 @@ PetscErrorCode Sync(Mat A, PetscBool onhost)
 }
 
 /* z = A x (+ y when y is given). The one product routine behind MatMult and MatMultAdd. */
-PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
+PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
 {
-  Mat_SeqAIJSpMV *c   = Ctx(A);
   Mat_SeqAIJ     *a   = (Mat_SeqAIJ *)A->data;
   const PetscInt  nnz = a->nz;
   const bool      add = y != nullptr;
@@ -507,7 +506,7 @@ PetscErrorCode MultAddImpl(Mat A, Vec x, Vec y, Vec z)
     if (!add) PetscCall(VecSet(z, 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(Sync(A, (PetscBool)!c->gpu));
+  PetscCall(Sync(A, c, (PetscBool)!c->gpu));
   if (!c->gpu) {
     const PetscScalar *xa;
     PetscScalar       *za;
@@ -571,7 +570,7 @@ PetscErrorCode MatMult_SeqAIJSpMV(Mat A, Vec x, Vec y)
     ParentNames lend;
     lend.Add(A);
     PetscCall(c->ops.mult(A, x, y));
-  } else PetscCall(MultAddImpl(A, x, nullptr, y));
+  } else PetscCall(MultAddImpl(A, c, x, nullptr, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -584,7 +583,7 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
     ParentNames lend;
     lend.Add(A);
     PetscCall(c->ops.multadd(A, x, y, z));
-  } else PetscCall(MultAddImpl(A, x, y, z));
+  } else PetscCall(MultAddImpl(A, c, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -641,7 +640,7 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s) on a %s parent, products %s\n", c->info->seqname, c->info->title, c->parent, A->boundtocpu ? "bound to the CPU (parent CSR)" : (c->gpu ? "on the GPU" : "by the host reference")));
   if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(Sync(A, (PetscBool)!c->gpu));
+  PetscCall(Sync(A, c, (PetscBool)!c->gpu));
   PetscCall(c->fmt->View(viewer));
   if (c->gpu) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: format %.3g MB, besides the parent's CSR %.3g MB\n", (double)c->fmt->DeviceBytes() / 1e6, (double)(((Mat_SeqAIJ *)A->data)->nz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (A->rmap->n + 1) * sizeof(PetscInt)) / 1e6));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -661,9 +660,10 @@ PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
   }
   PetscCall(PetscStrcmp(c->visible, c->parent, &block));
   PetscCall(Attach(*B, c->info, block));
-  PetscCall(Ctx(*B)->fmt->CopyOptions(*c->fmt));
-  Ctx(*B)->gpu           = c->gpu;
-  Ctx(*B)->productformat = c->productformat;
+  Mat_SeqAIJSpMV *cb = Ctx(*B);
+  PetscCall(cb->fmt->CopyOptions(*c->fmt));
+  cb->gpu           = c->gpu;
+  cb->productformat = c->productformat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -855,7 +855,7 @@ PetscErrorCode MatSpMVSeqGetFormat(Mat A, PetscBool sync, const SpMVFormatInfo *
   *info = nullptr;
   *fmt  = nullptr;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS); /* no petsc-spmv format on this matrix */
-  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz) PetscCall(Sync(A, (PetscBool)!c->gpu));
+  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz) PetscCall(Sync(A, c, (PetscBool)!c->gpu));
   *info = c->info;
   *fmt  = c->fmt;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -888,7 +888,7 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   c = Ctx(A);
   PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
   PetscCheck(c->gpu, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
-  PetscCall(Sync(A, PETSC_FALSE));
+  PetscCall(Sync(A, c, PETSC_FALSE));
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCall(HostCsr(A, &h));
   PetscCall(c->fmt->Verify(h, s, maxdiff));
