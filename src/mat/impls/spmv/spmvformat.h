@@ -20,6 +20,14 @@
    its values in place before RefreshDevice is called. A format may therefore keep pointers to it (a
    format that runs on the CSR itself needs no copy). The same holds for the host CSR and BuildHost.
    Build* may allocate and synchronize; Mult* may do neither (scratch space is allocated at build).
+
+   Value type: the vectors and the accumulation are always fp64; the stored matrix values are fp64, or fp32
+   for a format whose SupportsSingle() is true when the CSR comes with single = true (the copy of an
+   operator that the polynomial preconditioner applies with -pc_poly_precision single). On the device the
+   values are then a32 (a is null) and the format stores fp32 values: its kernels are templates over the
+   value type, instantiated for double and float, not copies. On the host they are fp64 numbers that are
+   exactly representable in fp32 (rounded by the caller), so the fp64 host reference multiplies with
+   exactly the values the device stores and stays the oracle with no second code path.
 */
 #pragma once
 #include <petscmat.h>
@@ -34,7 +42,9 @@ struct SpMVCsr {
   PetscInt           nnz = 0;
   const Index       *i   = nullptr; /* m+1 row offsets */
   const Index       *j   = nullptr; /* nnz column indices */
-  const PetscScalar *a   = nullptr; /* nnz values */
+  const PetscScalar *a   = nullptr; /* nnz values (null on the device when single) */
+  const float       *a32 = nullptr; /* device, single: the nnz values in fp32 */
+  bool               single = false; /* fp32 values: a32 on the device, fp32-representable a on the host */
 };
 using SpMVHostCsr   = SpMVCsr<PetscInt>;
 using SpMVDeviceCsr = SpMVCsr<int>;
@@ -58,6 +68,9 @@ public:
   virtual PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const = 0;
   virtual PetscErrorCode ReleaseDevice()                                                                   = 0;
   virtual std::size_t    DeviceBytes() const                                                               = 0;
+
+  /* can the format store fp32 values (Build* with single CSRs)? */
+  virtual bool SupportsSingle() const { return false; }
 
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
   virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;
