@@ -35,7 +35,7 @@ PETSC_ID := $(BUILD)/petsc.id
 $(shell mkdir -p $(BUILD); echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' | cmp -s - $(PETSC_ID) || echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' > $(PETSC_ID))
 
 LIB      := $(BUILD)/lib/libpetscspmv.so
-CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu $(wildcard src/mat/impls/spmv/*/*.cu)
+CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu src/mat/impls/spmv/single.cu $(wildcard src/mat/impls/spmv/*/*.cu)
 CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
 C_SRC    := src/ksp/pc/impls/poly/poly.c
 HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)
@@ -54,7 +54,7 @@ HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
 EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
-TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_spmv
+TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv
 endif
 
 .PHONY: lib run test gpu bench clean distclean install uninstall petsc4py

@@ -37,6 +37,7 @@
 PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatSpMVGetFormat(Mat, const char *[]);
+PETSC_EXTERN PetscErrorCode MatSpMVSingleSetUp(Mat, Vec, const char[], Mat *);
 
 /* PCType of the polynomial preconditioner p(A) ~ A^-1 (src/ksp/pc/impls/poly/poly.c) */
 #define PCPOLY "poly"
@@ -71,3 +72,22 @@ PETSC_EXTERN PetscErrorCode PCPolyGetDamping(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCPolySetJacobi(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCPolyGetJacobi(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCPolyGetRoots(PC, PetscInt *, const PetscReal *[], const PetscReal *[]);
+
+/*E
+  PCPolyPrecision - the precision of the matrix values in the products of `PCPOLY`
+
+  Values:
++ `PC_POLY_PRECISION_DOUBLE` - the operator itself (fp64 values)
+- `PC_POLY_PRECISION_SINGLE` - a copy of the (Jacobi-scaled) operator with fp32 values, fp64 vectors and sums
+
+  Level: intermediate
+
+.seealso: `PCPOLY`, `PCPolySetPrecision()`
+E*/
+typedef enum {
+  PC_POLY_PRECISION_DOUBLE,
+  PC_POLY_PRECISION_SINGLE
+} PCPolyPrecision;
+PETSC_EXTERN const char *const PCPolyPrecisions[];
+PETSC_EXTERN PetscErrorCode    PCPolySetPrecision(PC, PCPolyPrecision);
+PETSC_EXTERN PetscErrorCode    PCPolyGetPrecision(PC, PCPolyPrecision *);

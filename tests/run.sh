@@ -207,6 +207,24 @@ expect_error poly_bad_esteig      "needs four values"                    ex19_po
 expect_error poly_bad_est_bounds  "not a valid interval"                 ex19_poly -pc_poly_type chebyshev -pc_poly_esteig 0,2,0,1
 expect_error poly_class_range     "Argument out of range"                ex19_poly -pc_poly_type chebyshev -pc_poly_eigenvalues 3,1
 expect_error poly_class_wrong     "Invalid argument"                     ex19_poly -pc_poly_type 7
+# 9. PCPOLY with fp32 matrix values (-pc_poly_precision single): the copy's product against the fp64 product of the
+#    rounded values (1e-13) and of the matrix (1e-6) for brc, segsum and spmv after refreshes and a new pattern, CG /
+#    GMRES / BiCGSTAB converging as in double on SPD and nonsymmetric operators, bad values, on 1 and 2 ranks; ex19
+#    (SNES: the copy refreshed at every Newton step) converging with iterations falling with the degree; view, log, errors
+run poly_single_aij          "$BIN/test_poly_single"
+for T in $TYPES; do run ${T}_poly_single "$BIN/test_poly_single" -type $T; done
+run poly_single_mpi_n2       $MPIEXEC -n 2 "$BIN/test_poly_single"
+run poly_single_mpi_n2_brc   $MPIEXEC -n 2 "$BIN/test_poly_single" -type brc
+run poly_single_ex19_gmres   poly_degrees poly_single_ex19_gmres aij "2 5 10" -pc_poly_type gmres -pc_poly_precision single
+for T in brc spmv; do
+  run ${T}_poly_single_ex19_bcgs_n2 on_ranks 2 poly_degrees ${T}_poly_single_ex19_bcgs_n2 $T "2 5 10" -pc_poly_type chebyshev -ksp_type bcgs -pc_poly_precision single
+done
+run poly_single_view         grep_run "precision: single (the polynomial's products with an fp32 copy of D^-1 A in format brc" ex19_type brc -pc_type poly -pc_poly_precision single -ksp_view -snes_max_it 1
+run poly_single_view_spmv    grep_run "fp32 copy of A in format spmv" ex19_poly -pc_poly_precision single -pc_poly_jacobi 0 -pc_poly_type chebyshev -pc_poly_eigenvalues 1,20 -ksp_view -snes_max_it 1
+run poly_single_log_event    grep_run "^MatSpMVSingle" ex19_poly -pc_poly_precision single -log_view -snes_max_it 1
+run poly_single_help         grep_run "pc_poly_single_format" ex19_poly -help -snes_max_it 1
+expect_error poly_bad_precision     "Unknown -pc_poly_precision half"       ex19_poly -pc_poly_precision half
+expect_error poly_bad_single_format "pc_poly_single_format ccoo: use brc"   ex19_poly -pc_poly_precision single -pc_poly_single_format ccoo
 # 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 

@@ -65,6 +65,7 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(PetscLogEventRegister("MatSpMVBuild", MAT_CLASSID, &MAT_SpMV_Build));
   PetscCall(PetscLogEventRegister("MatSpMVRefresh", MAT_CLASSID, &MAT_SpMV_Refresh));
   PetscCall(PetscLogEventRegister("MatSpMVSelect", MAT_CLASSID, &MAT_SpMV_Select));
+  PetscCall(PetscLogEventRegister("MatSpMVSingle", MAT_CLASSID, &MAT_SpMV_Single));
   for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));
   PetscCall(PCInitializePackage());
   PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));

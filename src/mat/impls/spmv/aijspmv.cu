@@ -894,3 +894,34 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   PetscCall(c->fmt->Verify(h, s, maxdiff));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* Does this sequential AIJ matrix (seqaijcusparse, a petsc-spmv matrix or block with a GPU parent) keep its
+   values on the GPU, unbound? Then MatSpMVSeqDeviceCsr() gives its device CSR. */
+PetscBool MatSpMVSeqOnGPU(Mat A)
+{
+  Mat_SeqAIJSpMV *c = Ctx(A);
+  PetscBool       cusp;
+
+  if (A->boundtocpu) return PETSC_FALSE;
+  if (c) return OnGPUParent(c);
+  return (PetscBool)(!PetscObjectTypeCompare((PetscObject)A, MATSEQAIJCUSPARSE, &cusp) && cusp);
+}
+
+/* The parent's device CSR of such a matrix (row offsets uncompressed; aijcusparse uploads newer host values
+   first): get, then give back with restore = PETSC_TRUE and the same pointers. A petsc-spmv matrix is lent
+   the parent's name for the calls (aijcusparse checks type names). */
+PetscErrorCode MatSpMVSeqDeviceCsr(Mat A, PetscBool restore, const PetscInt **i, const PetscInt **j, const PetscScalar **a)
+{
+  ParentNames lend;
+
+  PetscFunctionBegin;
+  lend.Add(A);
+  if (!restore) {
+    PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, i, j));
+    PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, a));
+  } else {
+    PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, a));
+    PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, i, j));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

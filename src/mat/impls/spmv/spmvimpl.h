@@ -4,7 +4,7 @@
 #include <petsc/private/matimpl.h>
 #include "spmvformat.h"
 
-PETSC_INTERN PetscLogEvent MAT_SpMV_Build, MAT_SpMV_Refresh;
+PETSC_INTERN PetscLogEvent MAT_SpMV_Build, MAT_SpMV_Refresh, MAT_SpMV_Single;
 
 /* the sequential type, for its MPI twin (aijspmv.cu) */
 const SpMVFormatInfo *SpMVFindFormat(const char *);
@@ -14,4 +14,6 @@ PetscErrorCode        MatSpMVSeqDetach(Mat);
 PetscBool             MatSpMVSeqHasOverlay(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool);
 PetscErrorCode        MatSpMVSeqGetFormat(Mat, PetscBool, const SpMVFormatInfo **, SpMVFormat **);
+PetscBool             MatSpMVSeqOnGPU(Mat);
+PetscErrorCode        MatSpMVSeqDeviceCsr(Mat, PetscBool, const PetscInt **, const PetscInt **, const PetscScalar **);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *, PetscBool *);

@@ -24,7 +24,8 @@
 #include <petscspmv.h>
 #include "polyimpl.h"
 
-const char *const PCPolyTypes[] = {"chebyshev", "neumann", "gmres", "PCPolyType", "PC_POLY_", NULL};
+const char *const PCPolyTypes[]      = {"chebyshev", "neumann", "gmres", "PCPolyType", "PC_POLY_", NULL};
+const char *const PCPolyPrecisions[] = {"double", "single", "PCPolyPrecision", "PC_POLY_PRECISION_", NULL};
 PetscLogEvent     PC_Poly_SetUp;
 
 #define PCPOLY_MAX_DEGREE 1000
@@ -49,15 +50,21 @@ typedef struct {
   PetscInt   nzerodiag;
   Mat        A;    /* the operator whose polynomial is applied (Amat or Pmat, not referenced) */
   Vec        dinv; /* D^-1 */
+  PCPolyPrecision precision;
+  char            sformat[64]; /* -pc_poly_single_format (empty: from the operator's type) */
+  char            sused[64];   /* the format of the copy */
+  Mat             S;           /* single: B = D^-1 A (A without Jacobi scaling) with fp32 values, MatSpMVSingleSetUp() */
   Vec       *work; /* PCPOLY_NWORK work vectors */
   PetscRandom rand;
 } PC_Poly;
 
-/* w = B v (trans: w = B^T v = A^T D^-1 v); tmp is a work vector for the transpose */
+/* w = B v (trans: w = B^T v = A^T D^-1 v); tmp is a work vector for the transpose. With -pc_poly_precision single the
+   product B v is the fp32 copy's; transposed products keep the fp64 operator (no format stores a transpose). */
 static PetscErrorCode PCPolyOp(PC_Poly *poly, PetscBool trans, Vec v, Vec w, Vec tmp)
 {
   PetscFunctionBegin;
-  if (!trans) {
+  if (!trans && poly->S) PetscCall(MatMult(poly->S, v, w)); /* the fp32 copy holds D^-1 A itself */
+  else if (!trans) {
     PetscCall(MatMult(poly->A, v, w));
     if (poly->jacobi) PetscCall(VecPointwiseMult(w, poly->dinv, w));
   } else if (poly->jacobi) {
@@ -314,6 +321,31 @@ static PetscErrorCode PCPolySetRoots(PC_Poly *poly, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The fp32 copy of B: in the format asked for, else the operator's own when it stores fp32 values (brc, segsum),
+   else spmv's choice among those; built or refreshed from the current values at every setup (Newton steps) */
+static PetscErrorCode PCPolySetUpSingle(PC pc)
+{
+  PC_Poly    *poly = (PC_Poly *)pc->data;
+  const char *t    = ((PetscObject)poly->A)->type_name, *fmt = "spmv";
+  PetscBool   seq, mpi;
+
+  PetscFunctionBegin;
+  if (poly->sformat[0]) fmt = poly->sformat;
+  else {
+    PetscCall(PetscStrbeginswith(t, "seqaij", &seq));
+    PetscCall(PetscStrbeginswith(t, "mpiaij", &mpi));
+    if (seq || mpi) {
+      PetscBool brc, segsum;
+      PetscCall(PetscStrcmp(t + 6, "brc", &brc));
+      PetscCall(PetscStrcmp(t + 6, "segsum", &segsum));
+      if (brc || segsum) fmt = t + 6;
+    }
+  }
+  PetscCall(PetscStrncpy(poly->sused, fmt, sizeof(poly->sused)));
+  PetscCall(MatSpMVSingleSetUp(poly->A, poly->jacobi ? poly->dinv : NULL, fmt, &poly->S));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_Poly(PC pc)
 {
   PC_Poly *poly = (PC_Poly *)pc->data;
@@ -345,6 +377,8 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCallMPI(MPIU_Allreduce(&nz, &poly->nzerodiag, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
     if (poly->nzerodiag) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
   }
+  if (poly->precision == PC_POLY_PRECISION_SINGLE) PetscCall(PCPolySetUpSingle(pc));
+  else PetscCall(MatDestroy(&poly->S));
   poly->estimated = PETSC_FALSE;
   poly->nadded    = 0;
   poly->arnoldi   = 0;
@@ -499,6 +533,7 @@ static PetscErrorCode PCReset_Poly(PC pc)
 
   PetscFunctionBegin;
   PetscCall(VecDestroy(&poly->dinv));
+  PetscCall(MatDestroy(&poly->S));
   if (poly->work) PetscCall(VecDestroyVecs(PCPOLY_NWORK, &poly->work));
   PetscCall(PetscFree2(poly->re, poly->im));
   poly->nroots    = 0;
@@ -525,6 +560,8 @@ static PetscErrorCode PCDestroy_Poly(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolySetJacobi_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolyGetJacobi_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolyGetRoots_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolySetPrecision_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolyGetPrecision_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -575,6 +612,31 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
   }
   PetscCall(PetscOptionsReal("-pc_poly_neumann_damping", "Damping omega of the Neumann series (0: 1/emax)", "PCPolySetDamping", om, &om, &flg));
   if (flg) PetscCall(PCPolySetDamping(pc, om));
+  {
+    PetscInt prec = poly->precision;
+    PetscCall(PetscOptionsString("-pc_poly_precision", "Precision of the matrix values in the products: double, or single (an fp32 copy of the operator, fp64 vectors)", "PCPolySetPrecision", PCPolyPrecisions[poly->precision], tname, sizeof(tname), &flg));
+    if (flg) {
+      prec = -1;
+      for (PetscInt i = 0; i < 2; i++) {
+        PetscBool match;
+        PetscCall(PetscStrcasecmp(tname, PCPolyPrecisions[i], &match));
+        if (match) prec = i;
+      }
+      PetscCheck(prec >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Unknown -pc_poly_precision %s: use double or single", tname);
+      PetscCall(PCPolySetPrecision(pc, (PCPolyPrecision)prec));
+    }
+  }
+  PetscCall(PetscOptionsString("-pc_poly_single_format", "Format of the fp32 copy: brc, segsum or spmv (default: the operator's when brc or segsum, else spmv)", "PCPolySetPrecision", poly->sformat, tname, sizeof(tname), &flg));
+  if (flg) {
+    PetscBool ok = PETSC_FALSE;
+    for (PetscInt i = 0; i < 3; i++) {
+      PetscBool match;
+      PetscCall(PetscStrcasecmp(tname, ((const char *[]){"brc", "segsum", "spmv"})[i], &match));
+      ok = (PetscBool)(ok || match);
+    }
+    PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_poly_single_format %s: use brc, segsum or spmv (the formats that store fp32 values, or the choice between them)", tname);
+    PetscCall(PetscStrncpy(poly->sformat, tname, sizeof(poly->sformat)));
+  }
   PetscCall(PetscOptionsBool("-pc_poly_gmres_add_roots", "Add copies of outlying harmonic Ritz values for stability (Loe-Morgan)", "", poly->addroots, &poly->addroots, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -617,6 +679,14 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   if (poly->jacobi && poly->nzerodiag) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
+  if (poly->S) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single (the polynomial's products with an fp32 copy of %s in format %s; transposed products in double)\n", poly->jacobi ? "D^-1 A" : "A", poly->sused));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
+    PetscCall(MatView(poly->S, viewer));
+    PetscCall(PetscViewerPopFormat(viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: double\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -700,6 +770,21 @@ static PetscErrorCode PCPolyGetJacobi_Poly(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
   *flg = ((PC_Poly *)pc->data)->jacobi;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode PCPolySetPrecision_Poly(PC pc, PCPolyPrecision p)
+{
+  PC_Poly *poly = (PC_Poly *)pc->data;
+
+  PetscFunctionBegin;
+  if (poly->precision != p) pc->setupcalled = PETSC_FALSE;
+  poly->precision = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+static PetscErrorCode PCPolyGetPrecision_Poly(PC pc, PCPolyPrecision *p)
+{
+  PetscFunctionBegin;
+  *p = ((PC_Poly *)pc->data)->precision;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 static PetscErrorCode PCPolyGetRoots_Poly(PC pc, PetscInt *n, const PetscReal *re[], const PetscReal *im[])
@@ -1003,6 +1088,65 @@ PetscErrorCode PCPolyGetRoots(PC pc, PetscInt *n, const PetscReal *re[], const P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  PCPolySetPrecision - Sets the precision of the matrix values in the products of a `PCPOLY` preconditioner
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the preconditioner context
+- p  - `PC_POLY_PRECISION_DOUBLE` (default) or `PC_POLY_PRECISION_SINGLE`
+
+  Options Database Keys:
++ -pc_poly_precision (double|single) - the precision
+- -pc_poly_single_format fmt         - the format of the fp32 copy: brc, segsum or spmv
+
+  Level: intermediate
+
+  Notes:
+  In single precision `PCSetUp()` builds a copy of B = D^-1 A (A without -pc_poly_jacobi) with fp32 values in one of
+  the formats that store them (`MatSpMVSingleSetUp()`), from the device values when the matrix is on the GPU, and every
+  product of the polynomial (and of its setup's Arnoldi run) uses it: 4 bytes a value instead of 8, fp64 vectors and
+  sums. The outer Krylov method keeps the fp64 operator; `PCApplyTranspose()` uses it too. The copy's format is the
+  operator's own when it is `brc` or `segsum`, else `spmv` times both on the GPU and keeps the faster. Entries of B
+  that overflow fp32, nonzeros that round to 0 and values that are not finite are an error (`PETSC_ERR_FP`).
+
+.seealso: [](ch_ksp), `PCPOLY`, `PCPolyGetPrecision()`, `MatSpMVSingleSetUp()`
+@*/
+PetscErrorCode PCPolySetPrecision(PC pc, PCPolyPrecision p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, p, 2);
+  PetscCheck(p == PC_POLY_PRECISION_DOUBLE || p == PC_POLY_PRECISION_SINGLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCPolyPrecision %d", (int)p);
+  PetscTryMethod(pc, "PCPolySetPrecision_C", (PC, PCPolyPrecision), (pc, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCPolyGetPrecision - Gets the precision of the matrix values in the products of a `PCPOLY` preconditioner
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner context
+
+  Output Parameter:
+. p - `PC_POLY_PRECISION_DOUBLE` or `PC_POLY_PRECISION_SINGLE`
+
+  Level: intermediate
+
+.seealso: [](ch_ksp), `PCPOLY`, `PCPolySetPrecision()`
+@*/
+PetscErrorCode PCPolyGetPrecision(PC pc, PCPolyPrecision *p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(p, 2);
+  PetscUseMethod(pc, "PCPolyGetPrecision_C", (PC, PCPolyPrecision *), (pc, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
   PCPOLY - A fixed polynomial preconditioner p(A) ~ A^-1 applied with `MatMult()` and vector operations only, so it
   runs on the GPU with CUDA vectors and any GPU matrix type (and in parallel, for every matrix type)
@@ -1016,7 +1160,9 @@ PetscErrorCode PCPolyGetRoots(PC pc, PetscInt *n, const PetscReal *re[], const P
                                               (lo: smallest real part, hi: largest modulus; default 0,0.01,0,1.1)
 . -pc_poly_esteig_steps m                   - Arnoldi steps of the estimate (default 10)
 . -pc_poly_neumann_damping omega            - neumann: the damping (default 1/emax)
-- -pc_poly_gmres_add_roots (true|false)     - gmres: add copies of outlying roots (default true)
+. -pc_poly_gmres_add_roots (true|false)     - gmres: add copies of outlying roots (default true)
+. -pc_poly_precision (double|single)        - precision of the matrix values in the products (default double), see `PCPolySetPrecision()`
+- -pc_poly_single_format (brc|segsum|spmv)  - single: the format of the fp32 copy (default: the operator's when brc or segsum, else spmv)
 
   Level: intermediate
 
@@ -1082,5 +1228,7 @@ PETSC_INTERN PetscErrorCode PCCreate_Poly(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolySetJacobi_C", PCPolySetJacobi_Poly));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolyGetJacobi_C", PCPolyGetJacobi_Poly));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolyGetRoots_C", PCPolyGetRoots_Poly));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolySetPrecision_C", PCPolySetPrecision_Poly));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCPolyGetPrecision_C", PCPolyGetPrecision_Poly));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -308,7 +308,8 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   SpMVCheckLaunch();
   if (st->nwin) WindowStats<<<(unsigned)std::min<int64_t>(st->nwin, 8192), kStatThreads, 0, s>>>(A.nnz, st->nwin, A.j, dc);
   SpMVCheckLaunch();
-  if (st->nsample) SampleValues<<<spmv::GridFor(st->nsample, kStatThreads, 64), kStatThreads, 0, s>>>(A.nnz, st->nsample, A.a, dv);
+  if (st->nsample && A.single) PetscCallCUDA(cudaMemsetAsync(dv, 0, st->nsample * sizeof(double), s)); /* fp32 values: CCOO is no candidate, no sample */
+  else if (st->nsample) SampleValues<<<spmv::GridFor(st->nsample, kStatThreads, 64), kStatThreads, 0, s>>>(A.nnz, st->nsample, A.a, dv);
   SpMVCheckLaunch();
   PetscCallCUDA(cudaMemcpyAsync(hc, dc, sizeof(hc), cudaMemcpyDeviceToHost, s));
   if (st->nsample) PetscCallCUDA(cudaMemcpyAsync(v.data(), dv, v.size() * sizeof(double), cudaMemcpyDeviceToHost, s));
@@ -340,6 +341,7 @@ class Auto final : public SpMVFormat {
     int           chosen = -1;
     How           how    = NONE;
     bool          copied = false;
+    bool          single = false; /* chosen for fp32 values (spmvformat.h): among the formats that store them */
     SpMVAutoStats st;
     SpMVAutoPlan  plan;
     double        us[AUTO_N];        /* median product time of the timed candidates, microseconds (-1: not timed, -2: failed) */
@@ -476,11 +478,11 @@ public:
     PetscFunctionBegin;
     PetscCall(PetscTime(&t0));
     PetscCall(SpMVAutoStatsHost(A, &st));
-    if (rec.chosen >= 0 && rec.st.SamePattern(st)) { /* same pattern: keep the choice, build it */
+    if (rec.chosen >= 0 && rec.single == A.single && rec.st.SamePattern(st)) { /* same pattern: keep the choice, build it */
       PetscCall(Chosen().BuildHost(A));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    PetscCall(Decide(st));
+    PetscCall(Decide(st, A.single));
     PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
     if (rec.how == NONE) rec.how = RULE;
     rec.chosen = rec.how == FORCED ? opt.format : rec.plan.host;
@@ -496,15 +498,41 @@ public:
 
   /* A new selection record for a pattern with these statistics: forced, or the rule's plan (errors before any
      event begins or anything is built) */
-  PetscErrorCode Decide(const SpMVAutoStats &st)
+  PetscErrorCode Decide(const SpMVAutoStats &st, bool single)
   {
     PetscFunctionBegin;
-    rec    = Record();
-    rec.st = st;
+    rec        = Record();
+    rec.st     = st;
+    rec.single = single;
     if (opt.format >= 0) {
       PetscCall(CheckForced(st));
+      PetscCheck(!single || cand[opt.format]->SupportsSingle(), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s does not store fp32 values (brc and segsum do)", SpMVAutoNames[opt.format]);
       rec.how = FORCED;
     } else PetscCall(SpMVAutoRank(st, opt, &rec.plan));
+    if (single && rec.how != FORCED) PetscCall(SingleOnly(st));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* fp32 values: the candidates are the formats that store them (not csr: cuSPARSE has no fp32-matrix,
+     fp64-vector product), the rule's ranked ones first, then the others; all are timed, since they are few and
+     their builds cheap (brc, segsum: 4-14 cuSPARSE products), and the copy is made once per pattern */
+  PetscErrorCode SingleOnly(const SpMVAutoStats &st)
+  {
+    SpMVAutoPlan &p = rec.plan;
+    int           r[AUTO_N], n = 0;
+    auto          usable = [&](int k) { return k != AUTO_CSR && cand[k] && cand[k]->SupportsSingle() && (!opt.allowed || (opt.allowed >> k & 1u)) && (!opt.deterministic || SpMVAutoDeterministic(k, st, opt)) && std::find(r, r + n, k) == r + n; };
+
+    PetscFunctionBegin;
+    for (int k = 0; k < p.nrank; k++)
+      if (usable(p.rank[k])) r[n++] = p.rank[k];
+    for (int k = 0; k < AUTO_N; k++)
+      if (usable(k)) r[n++] = k;
+    PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: no candidate stores fp32 values (brc, segsum)%s", opt.allowed || opt.deterministic ? " within -mat_spmv_candidates / -mat_spmv_deterministic" : "");
+    std::copy(r, r + n, p.rank);
+    std::copy(r, r + n, p.time);
+    p.nrank = p.ntime = n;
+    p.host            = r[0];
+    PetscCall(PetscStrlcat(p.why, "; fp32 values: only the formats that store them", sizeof(p.why)));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -521,17 +549,17 @@ public:
     PetscCall(PetscTime(&t0));
     if (mayKeep) {
       PetscCall(StatsDevice(A, s, &st));
-      if (rec.st.SamePattern(st)) {
+      if (rec.single == A.single && rec.st.SamePattern(st)) {
         PetscCall(Chosen().BuildDevice(A, s));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
-      PetscCall(Decide(st));
+      PetscCall(Decide(st, A.single));
       PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
     } else {
       PetscErrorCode ierr;
       PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
       ierr = StatsDevice(A, s, &st);
-      if (!ierr) ierr = Decide(st);
+      if (!ierr) ierr = Decide(st, A.single);
       if (ierr) {
         PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
         PetscCall(ierr);
@@ -632,6 +660,7 @@ public:
   PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override { return Chosen().RefreshDevice(A, s); }
   PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override { return Chosen().MultDevice(x, y, add, s); }
   PetscErrorCode ReleaseDevice() override { return ReleaseAll(); }
+  bool           SupportsSingle() const override { return true; }
   std::size_t    DeviceBytes() const override { return rec.chosen >= 0 ? Chosen().DeviceBytes() : 0; }
 
   PetscErrorCode View(PetscViewer v) const override

@@ -136,9 +136,9 @@ __global__ void BlockWidths(int64_t nblocks, const int *__restrict__ take, int *
   }
 }
 
-/* One warp per block, one lane per slot. VALUES_ONLY: the refresh, which re-gathers the values only. */
-template <bool VALUES_ONLY>
-__global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const int *__restrict__ slot_start, const int *__restrict__ slot_take, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ data)
+/* One warp per block, one lane per slot; V: the stored value type (double, or float for single). VALUES_ONLY: the refresh, which re-gathers the values only. */
+template <bool VALUES_ONLY, typename V>
+__global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const int *__restrict__ slot_start, const int *__restrict__ slot_take, const int *__restrict__ Aj, const V *__restrict__ Aa, int *__restrict__ col, V *__restrict__ data)
 {
   const int     lane   = threadIdx.x & 31;
   const int64_t nwarps = (int64_t)gridDim.x * blockDim.x / kB1;
@@ -155,25 +155,26 @@ __global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64
         const int      from  = has ? lane : (below ? 31 - __clz(below) : __ffs(mask) - 1);
         const int      c     = __shfl_sync(kFull, has ? Aj[start + j] : 0, from);
         col[off + (int64_t)j * kB1]  = c;
-        data[off + (int64_t)j * kB1] = has ? Aa[start + j] : 0.0;
+        data[off + (int64_t)j * kB1] = has ? Aa[start + j] : V(0);
       }
     }
   }
 }
 
-/* y (+)= A x. Unsplit rows own their y entry; pieces of split rows meet through FP64 atomics. */
-template <bool ADD>
-__global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const PetscScalar *__restrict__ data, const int *__restrict__ col, const int *__restrict__ slot_row, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
+/* y (+)= A x. Unsplit rows own their y entry; pieces of split rows meet through FP64 atomics.
+   V: the stored value type; fp32 values are widened (exactly) and multiplied and summed in fp64. */
+template <bool ADD, typename V>
+__global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const V *__restrict__ data, const int *__restrict__ col, const int *__restrict__ slot_row, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
 {
   const int     lane   = threadIdx.x & 31;
   const int64_t nwarps = (int64_t)gridDim.x * blockDim.x / kB1;
   for (int64_t b = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / kB1; b < nblocks; b += nwarps) {
     const int          T   = width[b];
-    const PetscScalar *d   = data + offset[b] + lane;
+    const V           *d   = data + offset[b] + lane;
     const int         *c   = col + offset[b] + lane;
     PetscScalar        acc = 0;
 #pragma unroll 4
-    for (int j = 0; j < T; j++) acc += __ldcs(d + (int64_t)j * kB1) * __ldg(x + __ldcs(c + (int64_t)j * kB1));
+    for (int j = 0; j < T; j++) acc += (PetscScalar)__ldcs(d + (int64_t)j * kB1) * __ldg(x + __ldcs(c + (int64_t)j * kB1));
     const int r = slot_row[b * kB1 + lane];
     if (r >= 0) {
       if (ADD) y[r] += acc;
@@ -191,6 +192,29 @@ class BRC final : public SpMVFormat {
   BRCStats        st;
   BRCHostLayout   host;
   BRCDeviceLayout dev;
+  bool            single = false; /* the last build's values were fp32 (spmvformat.h, "Value type") */
+
+  /* the blocks' values from the CSR values, fp64 or fp32 (the stored type follows the CSR) */
+  template <bool VALUES_ONLY>
+  PetscErrorCode FillValues(const SpMVDeviceCsr &A, cudaStream_t s)
+  {
+    PetscFunctionBegin;
+    if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
+    if (A.single) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a32, dev.col, dev.data32);
+    else Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
+    SpMVCheckLaunch();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  template <typename V>
+  PetscErrorCode Launch(int64_t warps, const V *data, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const
+  {
+    PetscFunctionBegin;
+    if (add) SpMV<true><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, data, dev.col, dev.slot_row, x, y);
+    else SpMV<false><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, data, dev.col, dev.slot_row, x, y);
+    SpMVCheckLaunch();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 
 public:
   ~BRC() override { (void)ReleaseDevice(); }
@@ -219,7 +243,11 @@ public:
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
-  PetscErrorCode BuildHost(const SpMVHostCsr &A) override { return BRCBuildHostLayout(opt, A, kB1, &host, &st); }
+  PetscErrorCode BuildHost(const SpMVHostCsr &A) override
+  {
+    single = A.single;
+    return BRCBuildHostLayout(opt, A, kB1, &host, &st);
+  }
   PetscErrorCode RefreshHost(const SpMVHostCsr &A) override { return BRCRefreshHostLayout(A, &host); }
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
@@ -232,7 +260,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.width, dev.col, dev.slot_row, dev.slot_start, dev.slot_take, dev.offset, dev.data}));
+    PetscCall(spmv::DeviceFree({dev.width, dev.col, dev.slot_row, dev.slot_start, dev.slot_take, dev.offset, dev.data, dev.data32}));
     dev = BRCDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -249,7 +277,8 @@ public:
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
-    st = BRCStats();
+    st     = BRCStats();
+    single = A.single;
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* 1. row lengths, statistics, stable descending sort */
     PetscCall(spmv::DeviceAlloc(&len, m, nullptr));
@@ -318,9 +347,9 @@ public:
     PetscCallCUDA(cudaStreamSynchronize(s));
     /* 5. the blocks themselves */
     PetscCall(spmv::DeviceAlloc(&dev.col, st.padded, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.data, st.padded, &dev.bytes));
-    if (st.nblocks) Fill<false><<<GridFor(nslot), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
-    SpMVCheckLaunch();
+    if (A.single) PetscCall(spmv::DeviceAlloc(&dev.data32, st.padded, &dev.bytes));
+    else PetscCall(spmv::DeviceAlloc(&dev.data, st.padded, &dev.bytes));
+    PetscCall(FillValues<false>(A, s));
     /* statistics the host knows without a scan */
     {
       int sms;
@@ -336,10 +365,11 @@ public:
   PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     PetscFunctionBegin;
-    if (st.nblocks) Fill<true><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
-    SpMVCheckLaunch();
+    PetscCheck(A.single == (dev.data32 != nullptr), PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC: a values refresh cannot change the value type");
+    PetscCall(FillValues<true>(A, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  bool SupportsSingle() const override { return true; }
 
   PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
   {
@@ -349,9 +379,8 @@ public:
     if (!add && needzero && st.m) PetscCallCUDA(cudaMemsetAsync(y, 0, st.m * sizeof(PetscScalar), s));
     if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
     const int64_t warps = (st.nblocks + st.rep - 1) / st.rep;
-    if (add) SpMV<true><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.data, dev.col, dev.slot_row, x, y);
-    else SpMV<false><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.data, dev.col, dev.slot_row, x, y);
-    SpMVCheckLaunch();
+    if (dev.data32) PetscCall(Launch(warps, dev.data32, x, y, add, s));
+    else PetscCall(Launch(warps, dev.data, x, y, add, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -360,7 +389,7 @@ public:
     PetscFunctionBegin;
     PetscCall(PetscViewerASCIIPrintf(v, "BRC: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), nnz %" PetscInt64_FMT ", row length mean %.2f std %.2f max %" PetscInt_FMT "\n", st.m, st.nonempty, st.nnz, (double)st.mu, (double)st.sigma, st.maxlen));
     PetscCall(PetscViewerASCIIPrintf(v, "BRC: B1 32, block width B2 %" PetscInt_FMT ", %" PetscInt_FMT " passes, %" PetscInt_FMT " split rows, %" PetscInt64_FMT " slots in %" PetscInt64_FMT " blocks, coarsening %" PetscInt_FMT "\n", st.B2, st.passes, st.nsplit, st.nslots, st.nblocks, st.rep));
-    PetscCall(PetscViewerASCIIPrintf(v, "BRC: stored entries %" PetscInt64_FMT " (padding %.1f%%), device memory %.3g MB\n", st.padded, st.nnz ? 100.0 * (double)(st.padded - st.nnz) / (double)st.nnz : 0.0, dev.bytes / 1e6));
+    PetscCall(PetscViewerASCIIPrintf(v, "BRC: stored entries %" PetscInt64_FMT " (padding %.1f%%), %s values, device memory %.3g MB\n", st.padded, st.nnz ? 100.0 * (double)(st.padded - st.nnz) / (double)st.nnz : 0.0, single ? (dev.data32 ? "fp32" : "fp32 (held as fp64 numbers on the host)") : "fp64", dev.bytes / 1e6));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -382,7 +411,11 @@ public:
       PetscCall(spmv::Download(width, dev.width));
       PetscCall(spmv::Download(offset, dev.offset));
       PetscCall(spmv::Download(col, dev.col));
-      PetscCall(spmv::Download(data, dev.data));
+      if (dev.data32) {
+        std::vector<float> d32(st.padded);
+        PetscCall(spmv::Download(d32, dev.data32));
+        std::copy(d32.begin(), d32.end(), data.begin());
+      } else PetscCall(spmv::Download(data, dev.data));
       PetscCall(spmv::Download(slot, dev.slot_row));
     }
     PetscCheck(width == ref.width && offset == ref.offset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device block widths/offsets differ from the host reference");

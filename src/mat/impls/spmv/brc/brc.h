@@ -68,7 +68,8 @@ void           BRCMultHost(const BRCHostLayout &, const PetscScalar *x, PetscSca
 struct BRCDeviceLayout {
   int      *width = nullptr, *col = nullptr, *slot_row = nullptr, *slot_start = nullptr, *slot_take = nullptr;
   int64_t  *offset = nullptr;
-  double   *data   = nullptr;
+  double   *data   = nullptr; /* fp64 values, or null when single */
+  float    *data32 = nullptr; /* fp32 values (spmvformat.h, "Value type") */
   std::size_t bytes = 0;
 };
 
