@@ -1,0 +1,68 @@
+#!/bin/bash
+# PCPOLY with fp64 or fp32 matrix values (-pc_poly_precision double|single), issue #19, on the GPU machine:
+#   ex19 512x512 (1M unknowns, ex19's two Newton steps, rtol 1e-5): GMRES and BiCGSTAB (right preconditioning, so
+#     every run stops on the same true residual) with -pc_poly_type chebyshev 10 and gmres 20;
+#   ex56 -ne 59 (3D elasticity, 650K unknowns): CG with chebyshev 10;
+# for the matrix types in EX19_TYPES / EX56_TYPES (aijcusparse, the best plugin type, spmv), both precisions.
+# Each configuration runs twice: once plainly (KSPSolve time, iterations) and once with -log_view_gpu_time, which
+# times every event on the GPU (the PCApply time; its synchronizations would slow KSPSolve, hence two runs).
+#
+# Writes $OUT/poly-precision-<device>-<date>.csv with columns problem,solver,type,precision,iterations,pc_apply_s,
+# ksp_solve_s (plus pc_setup_s, single_build_s, matmults, log) and every -log_view beside it.
+# Run from the repository root after `. /opt/devb/env.sh`:  bash bench/run_poly_precision_bench.sh [ex19|ex56]...
+set -uo pipefail
+BUILD=${BUILD:-build}
+BIN=$BUILD/bin
+LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
+OUT=${OUT:-bench/results}
+EX19_TYPES=${EX19_TYPES:-aijcusparse brc spmv}
+EX56_TYPES=${EX56_TYPES:-aijcusparse ccoo spmv}
+RUN_TIMEOUT=${RUN_TIMEOUT:-90}
+GRID=${GRID:-512}  # ex19 grid
+NE=${NE:-59}       # ex56 elements per side
+VEC=${VEC:-cuda}
+WHAT=${*:-ex19 ex56}
+COMMIT=$(git rev-parse --short=12 HEAD 2>/dev/null || cat .dev/commit 2>/dev/null || echo unknown)
+DEV=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1 | awk '{print tolower($2)}')
+DEV=${DEV:-host}
+CSV=$OUT/poly-precision-$DEV-$(date +%Y%m%d).csv
+LOGS=$OUT/poly-precision-$DEV-$(date +%Y%m%d-%H%M%S)
+mkdir -p "$LOGS"
+[ -s "$CSV" ] || echo "problem,solver,type,precision,iterations,pc_apply_s,ksp_solve_s,pc_setup_s,single_build_s,matmults,commit,log" > "$CSV"
+ev() { awk -v e="$1" -v f="$2" '$1 == e {print $f; exit}' "$3"; } # field f of event e's -log_view line
+echo "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), commit $COMMIT, $(date -u +%FT%TZ)"
+
+one() { # problem solver type precision command...
+  local prob=$1 solver=$2 T=$3 prec=$4 tag f g its ksp pca pcs sb mm; shift 4
+  tag=$(echo "${prob}_${solver}_${T}_$prec" | tr -c 'a-zA-Z0-9' '_' | tr -s _)
+  f=$LOGS/$tag.log; g=$LOGS/$tag.gputime.log
+  timeout "$RUN_TIMEOUT" "$@" -pc_poly_precision "$prec" -log_view > "$f" 2>&1
+  timeout "$RUN_TIMEOUT" "$@" -pc_poly_precision "$prec" -log_view -log_view_gpu_time > "$g" 2>&1
+  its=$(awk '/Linear solve (converged|did not converge)/ {s += $NF} /KSP Iterations|iterations [0-9]+/ {} END {print s + 0}' "$f")
+  [ "$its" = 0 ] && its=$(awk '/Number of iterations|iterations =/ {print $NF; exit}' "$f")
+  grep -q "did not converge\|DIVERGED" "$f" && its="$its (not converged)"
+  ksp=$(ev KSPSolve 4 "$f"); pca=$(ev PCApply 4 "$g"); pcs=$(ev PCSetUp 4 "$f"); sb=$(ev MatSpMVSingle 4 "$f"); mm=$(awk '$1 == "MatMult" {s += $2} END {print s + 0}' "$f")
+  echo "$prob,$solver,$T,$prec,$its,${pca:-},${ksp:-},${pcs:-},${sb:-0},${mm:-},$COMMIT,$(basename "$f")" >> "$CSV"
+  printf '%-5s %-22s %-12s %-6s its %-8s PCApply %-10s KSPSolve %-10s PCSetUp %-10s fp32 build %s\n' "$prob" "$solver" "$T" "$prec" "$its" "${pca:--}" "${ksp:--}" "${pcs:--}" "${sb:--}"
+}
+
+case " $WHAT " in *" ex19 "*)
+  for s in "gmres|chebyshev 10|-ksp_type gmres -pc_poly_type chebyshev -pc_poly_degree 10" \
+           "gmres|gmres 20|-ksp_type gmres -pc_poly_type gmres -pc_poly_degree 20" \
+           "bcgs|chebyshev 10|-ksp_type bcgs -pc_poly_type chebyshev -pc_poly_degree 10" \
+           "bcgs|gmres 20|-ksp_type bcgs -pc_poly_type gmres -pc_poly_degree 20"; do
+    IFS='|' read -r ksp poly opts <<< "$s"
+    for T in $EX19_TYPES; do for p in double single; do
+      # shellcheck disable=SC2086
+      one ex19 "$ksp+poly $poly" "$T" "$p" "$BIN/ex19" -dll_append "$LIB" -da_grid_x "$GRID" -da_grid_y "$GRID" -dm_vec_type "$VEC" -dm_mat_type "$T" \
+        -ksp_pc_side right -ksp_max_it 10000 -ksp_converged_reason -snes_converged_reason -pc_type poly $opts
+    done; done
+  done ;;
+esac
+case " $WHAT " in *" ex56 "*)
+  for T in $EX56_TYPES; do for p in double single; do
+    one ex56 "cg+poly chebyshev 10" "$T" "$p" "$BIN/ex56" -dll_append "$LIB" -ne "$NE" -mat_type "$T" -ksp_type cg -ksp_rtol 1e-8 -ksp_max_it 20000 \
+      -ksp_converged_reason -pc_type poly -pc_poly_type chebyshev -pc_poly_degree 10
+  done; done ;;
+esac
+echo "results: $CSV, logs in $LOGS"
