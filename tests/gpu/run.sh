@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU checks, run on the GPU machine from the repository root, after `make gpu` here packed .dev/bundle.tar.xz
 # (PETSc, its runtime libraries, build/ and the matrices). Writes logs to $OUT (default /tmp/gpu-out).
-#   tests/gpu/run.sh [check|sanitize|ex19|spmv|bench|all]...
+#   tests/gpu/run.sh [check|single|sanitize|ex19|spmv|bench|all]...
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
@@ -30,6 +30,21 @@ case " $what " in *" check "*|*" all "*)
     step ${T}_gpu_poly    "$BIN/test_poly" -type $T -n 100
   done
   step aijcusparse_gpu_poly "$BIN/test_poly" -type aijcusparse -n 100
+esac
+case " $what " in *" single "*|*" all "*)
+  # PCPOLY with fp32 values (issue #19): the copy built on the device from aijcusparse and every plugin type, against
+  # the fp64 product of the rounded values and of the matrix, solves as in double, bad values, 2 ranks; memcheck of
+  # the device build and products; the existing poly checks with the copy
+  for T in aijcusparse $TYPES; do
+    step ${T}_poly_single     "$BIN/test_poly_single" -type $T
+  done
+  step poly_single_n2         mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/test_poly_single" -type aijcusparse
+  step poly_single_n2_brc     mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/test_poly_single" -type brc
+  step poly_single_memcheck   compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse
+  step poly_single_memcheck_brc compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_poly_single" -type brc -check product,bad
+  step poly_single_racecheck  compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse -check product -formats brc,segsum
+  step aijcusparse_gpu_poly_single_ex19 "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type aijcusparse -da_grid_x 128 -da_grid_y 128 -ksp_pc_side right -pc_type poly -pc_poly_precision single -ksp_converged_reason -snes_converged_reason -ksp_view -snes_max_it 2
+  grep -A3 "precision: single" "$OUT/aijcusparse_gpu_poly_single_ex19.log"
 esac
 case " $what " in *" sanitize "*|*" all "*)
   for T in $TYPES; do
