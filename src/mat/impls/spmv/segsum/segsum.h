@@ -29,6 +29,11 @@
    zeroes the empty rows (y = A x only), so y is never cleared with a memset.  Results are deterministic
    and equal to the host reference bit for bit (no FMA contraction, fixed summation orders).
 
+   Value type (spmvformat.h, SupportsSingle): the device values are fp64, or fp32 for a single CSR (the
+   kernel reads a32 with float2/float4 loads, 4 bytes per nonzero); each fp32 value is widened to fp64
+   before the product and the rest is unchanged, so the host reference on the fp32-rounded values (in fp64)
+   is still equal bit for bit. The host side needs no change.
+
    Auxiliary arrays (pattern only: built at assembly, kept on values-only refresh, which costs nothing):
      bound[ntiles+1]  row of each tile boundary (rightmost r with row_ptr[r] <= min(t*W*T, nnz)); the
                       paper's per-warp binary searches, done once
