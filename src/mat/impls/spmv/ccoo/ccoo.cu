@@ -63,6 +63,25 @@ __global__ void SampleBits(int64_t nnz, int64_t ns, const u64 *__restrict__ a, u
   for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[CCOOSamplePos(k, nnz, ns)];
 }
 
+/* r[0] &= every bit pattern, r[1] |= every bit pattern (r starts as ~0, 0): the bits that differ somewhere */
+__global__ void BitRange(int64_t n, const u64 *__restrict__ a, u64 *__restrict__ r)
+{
+  u64 an = ~0ull, o = 0;
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+    const u64 b = a[k];
+    an &= b;
+    o |= b;
+  }
+  for (int d = 16; d > 0; d >>= 1) {
+    an &= __shfl_down_sync(kFull, an, d);
+    o |= __shfl_down_sync(kFull, o, d);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAnd(r, an);
+    atomicOr(r + 1, o);
+  }
+}
+
 __global__ void Iota(int64_t n, int *__restrict__ v)
 {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) v[i] = (int)i;
@@ -557,9 +576,27 @@ public:
       PetscCall(spmv::DeviceAlloc(&nruns, 1, nullptr));
       Iota<<<GridFor(nnz), kThreads, 0, s>>>(nnz, iota);
       SpMVCheckLaunch();
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, 0, 64, s));
+      /* only the bits that differ between the values need sorting (outside them every key is equal, so the
+         stable sort gives the same pairs): few distinct values often share the low mantissa bits (-1 and 26:
+         bits 45..63, 3 radix passes instead of 8) */
+      int lo = 0, hi = 64;
+      {
+        u64 hr[2] = {~0ull, 0ull};
+        PetscCallCUDA(cudaMemcpyAsync(sums, hr, sizeof(hr), cudaMemcpyHostToDevice, s));
+        BitRange<<<GridFor(nnz, (int64_t)sms * 8), kThreads, 0, s>>>(nnz, Abits, sums);
+        SpMVCheckLaunch();
+        PetscCallCUDA(cudaMemcpyAsync(hr, sums, sizeof(hr), cudaMemcpyDeviceToHost, s));
+        PetscCallCUDA(cudaStreamSynchronize(s));
+        const u64 diff = hr[0] ^ hr[1];
+        if (!diff) hi = 1; /* one value: any single bit sorts nothing */
+        else {
+          while (!(diff >> lo & 1ull)) lo++;
+          while (!(diff >> (hi - 1) & 1ull)) hi--;
+        }
+      }
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, lo, hi, s));
       PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, 0, 64, s));
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, lo, hi, s));
       PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(nullptr, need, kb, uniq, cnt, nruns, nnz, s));
       PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
       PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, kb, uniq, cnt, nruns, nnz, s));
