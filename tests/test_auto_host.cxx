@@ -100,6 +100,8 @@ static void BruteStats(const Csr &A, SpMVAutoStats *st)
     st->maxlen = std::max(st->maxlen, L);
     st->sumsq += (uint64_t)(L * L);
     if (L > 64) st->nlong++, st->nnzlong += L;
+    for (int e = 0; e < 5; e++) st->slots_k[e] += L ? (L + (1 << e) - 1) / (1 << e) : 1;
+    if (L && A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > 32767) st->wide += L;
   }
   for (int64_t s = 0; s < st->nnz; s += 2048) {
     const auto e  = A.j.begin() + std::min<int64_t>(s + 2048, st->nnz);
@@ -137,6 +139,7 @@ static void SameStats(const Csr &A, const char *name)
   Check(a.sumsq == b.sumsq, "sum of squares");
   Check(a.nlong == b.nlong && a.nnzlong == b.nnzlong, "long rows %lld/%lld vs %lld/%lld", (long long)a.nlong, (long long)a.nnzlong, (long long)b.nlong, (long long)b.nnzlong);
   Check(a.nwin == b.nwin && a.nwin16 == b.nwin16 && a.winspan == b.winspan, "windows %lld/%lld span %llu vs %lld/%lld span %llu", (long long)a.nwin, (long long)a.nwin16, (unsigned long long)a.winspan, (long long)b.nwin, (long long)b.nwin16, (unsigned long long)b.winspan);
+  Check(std::equal(a.slots_k, a.slots_k + 5, b.slots_k) && a.wide == b.wide, "CCOO slots %lld/%lld/%lld/%lld/%lld wide %lld vs %lld/%lld/%lld/%lld/%lld wide %lld", (long long)a.slots_k[0], (long long)a.slots_k[1], (long long)a.slots_k[2], (long long)a.slots_k[3], (long long)a.slots_k[4], (long long)a.wide, (long long)b.slots_k[0], (long long)b.slots_k[1], (long long)b.slots_k[2], (long long)b.slots_k[3], (long long)b.slots_k[4], (long long)b.wide);
   Check(a.nsample == b.nsample && a.nvalued == b.nvalued && a.ncover == b.ncover, "sample %lld/%lld/%lld vs %lld/%lld/%lld", (long long)a.nsample, (long long)a.nvalued, (long long)a.ncover, (long long)b.nsample, (long long)b.nvalued, (long long)b.ncover);
 }
 
@@ -273,7 +276,7 @@ static PetscErrorCode TestRule(Rng &rng)
     const int h = PlanFor(f.A, o, &p, &st);
     Check(h == f.expect, "chose %s, expected %s (%s; mean %.2f cv %.2f max %lld, 16-bit windows %.2f, cover %.2f, long rows %.4f)", h >= 0 ? SpMVAutoNames[h] : "?", SpMVAutoNames[f.expect], p.why, st.Mean(), st.CV(), (long long)st.maxlen, st.Col16Fraction(), st.ValueCover(), st.LongRowFraction());
     Check(p.ntime == f.ntime, "GPU plan %s, expected %d candidates", Names(p.time, p.ntime).c_str(), f.ntime);
-    std::printf("  %-18s -> %-6s GPU times %-20s expected %5.1f cuSPARSE products; %s\n", f.name, h >= 0 ? SpMVAutoNames[h] : "?", Names(p.time, p.ntime).c_str(), p.expected, p.why);
+    std::printf("  %-18s -> %-6s GPU times %-20s expected %5.1f cuSPARSE products; ccoo bytes %.3f of csr; %s\n", f.name, h >= 0 ? SpMVAutoNames[h] : "?", Names(p.time, p.ntime).c_str(), p.expected, SpMVAutoCCOOBytesRatio(st), p.why);
   }
   ReportGroup("3 rule", before, "stencils, constant values, power law, dense rows, irregular local rows; csr + >= 1 format within the budget");
 

@@ -325,6 +325,18 @@ static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int6
   *ndistinct = (int64_t)runs.size();
   *cover     = 0;
   if (A.Nnz() == 0 || lut_size == 0) return lut;
+  /* no table when fewer than 1/32 of the 4096 values at positions k nnz / 4096 repeat (more than 4096 nonzeros) */
+  if (A.Nnz() > 4096) {
+    std::map<uint64_t, int64_t> sc;
+    int64_t                     rep = 0;
+    for (int64_t k = 0; k < 4096; k++) sc[CCOOBits(A.a[(std::size_t)(k * A.Nnz() / 4096)])]++;
+    for (const auto &p : sc)
+      if (p.second >= 2) rep += p.second;
+    if (32 * rep < 4096) {
+      *ndistinct = 0;
+      return lut;
+    }
+  }
   for (PetscInt i = 0; i < lut_size && i < (PetscInt)runs.size(); i++) {
     lut.push_back(runs[i].first);
     *cover += runs[i].second;
@@ -595,7 +607,29 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       Check(st.S == t.A.Nnz() + 40 + 50 + 700 && st.nchunks == (st.S + 255) / 256, "slots %lld, expected nnz + 790 empty rows", (long long)st.S);
     }
   }
-  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits");
+  /* the table decision by the value sample: random values over 4096 nonzeros: no table; the same pattern with
+     1 value in 16 drawn from 3 (about 1/16 of the sample repeats, above 1/32): a table; at most 4096 nonzeros: always */
+  {
+    Rng          r2(7);
+    CCOOLayout   L;
+    CCOOStats    st;
+    CCOOOptions  o;
+    const ValueFn rnd2 = [&](PetscInt, PetscInt) { return RandomValue(r2); };
+    const ValueFn mix  = [&](PetscInt, PetscInt) { return r2() % 16 == 0 ? (double)(r2() % 3) + 1.0 : RandomValue(r2); };
+    Csr           A = RandomCsr(r2, 2000, 2000, [](PetscInt) { return 7; }, rnd2), S = RandomCsr(r2, 500, 500, [](PetscInt) { return 7; }, rnd2);
+    g_context       = "table decision";
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    Check(st.nsample == 4096 && !CCOOTableBuilt(st) && st.L == 0 && st.ndistinct == 0 && st.nlut == 0, "random values, nnz %lld: sample %lld, repeats %lld, table %" PetscInt_FMT, (long long)A.Nnz(), (long long)st.nsample, (long long)st.nrepeat, st.L);
+    CheckBuilt(o, A, L, st);
+    for (PetscScalar &v : A.a) v = mix(0, 0);
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    Check(CCOOTableBuilt(st) && st.L == 256 && st.nrepeat * 32 >= st.nsample, "1 value in 16 repeated: sample %lld, repeats %lld, table %" PetscInt_FMT, (long long)st.nsample, (long long)st.nrepeat, st.L);
+    CheckBuilt(o, A, L, st);
+    PetscCall(CCOOBuildHostLayout(o, S.View(), &L, &st));
+    Check(st.nsample == S.Nnz() && CCOOTableBuilt(st) && st.L == 256, "3500 random values: the sample is all of them, table %" PetscInt_FMT, st.L);
+    CheckBuilt(o, S, L, st);
+  }
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits; table only when sampled values repeat");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -5,6 +5,7 @@
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "auto.h"
+#include "../ccoo/ccoo.h"
 #include "../spmvimpl.h"
 #include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
@@ -207,7 +208,7 @@ public:
 /* ---------------------------------------------------------------------------------------------- */
 using ull                  = unsigned long long;
 constexpr int kStatThreads = 256;
-enum { C_EMPTY, C_MAX, C_SUMSQ, C_LONG, C_NNZLONG, C_WIN16, C_WINSPAN, C_HASH, C_N };
+enum { C_EMPTY, C_MAX, C_SUMSQ, C_LONG, C_NNZLONG, C_WIN16, C_WINSPAN, C_HASH, C_SLOT0, C_WIDE = C_SLOT0 + 5, C_N };
 
 struct MinOp {
   __device__ __forceinline__ int operator()(int a, int b) const { return min(a, b); }
@@ -222,12 +223,12 @@ __device__ __forceinline__ ull WarpSum(ull v)
   return v;
 }
 
-__global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__restrict__ rp, ull *__restrict__ c)
+__global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__restrict__ rp, const int *__restrict__ cj, ull *__restrict__ c)
 {
-  ull ne = 0, mx = 0, sq = 0, nl = 0, nnl = 0, h = 0;
+  ull ne = 0, mx = 0, sq = 0, nl = 0, nnl = 0, h = 0, sl[5] = {0, 0, 0, 0, 0}, wd = 0;
   for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
-    const int e = __ldg(rp + r + 1);
-    const ull len = (ull)(e - __ldg(rp + r));
+    const int b = __ldg(rp + r), e = __ldg(rp + r + 1);
+    const ull len = (ull)(e - b);
     ne += len == 0;
     mx = max(mx, len);
     sq += len * len;
@@ -236,12 +237,18 @@ __global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__res
       nnl += len;
     }
     h += SpMVAutoMix((uint64_t)r, (uint64_t)e, kAutoSaltRow);
+#pragma unroll
+    for (int k = 0; k < 5; k++) sl[k] += len ? (len + (1ull << k) - 1) >> k : 1ull;
+    if (len && (int64_t)__ldg(cj + e - 1) - __ldg(cj + b) > CCOO_WIDE_SPAN) wd += len;
   }
   ne  = WarpSum(ne);
   sq  = WarpSum(sq);
   nl  = WarpSum(nl);
   nnl = WarpSum(nnl);
   h   = WarpSum(h);
+  wd  = WarpSum(wd);
+#pragma unroll
+  for (int k = 0; k < 5; k++) sl[k] = WarpSum(sl[k]);
   for (int o = 16; o > 0; o >>= 1) mx = max(mx, __shfl_down_sync(0xffffffffu, mx, o));
   if ((threadIdx.x & 31) == 0) {
     atomicAdd(c + C_EMPTY, ne);
@@ -250,6 +257,9 @@ __global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__res
     atomicAdd(c + C_LONG, nl);
     atomicAdd(c + C_NNZLONG, nnl);
     atomicAdd(c + C_HASH, h);
+    atomicAdd(c + C_WIDE, wd);
+#pragma unroll
+    for (int k = 0; k < 5; k++) atomicAdd(c + C_SLOT0 + k, sl[k]);
   }
 }
 
@@ -304,7 +314,7 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   PetscCall(spmv::DeviceAlloc(&dc, C_N, nullptr));
   PetscCall(spmv::DeviceAlloc(&dv, st->nsample, nullptr));
   PetscCallCUDA(cudaMemsetAsync(dc, 0, C_N * sizeof(ull), s));
-  if (A.m) RowStats<<<spmv::GridFor(A.m, kStatThreads, 2048), kStatThreads, 0, s>>>((int)A.m, A.i, dc);
+  if (A.m) RowStats<<<spmv::GridFor(A.m, kStatThreads, 2048), kStatThreads, 0, s>>>((int)A.m, A.i, A.j, dc);
   SpMVCheckLaunch();
   if (st->nwin) WindowStats<<<(unsigned)std::min<int64_t>(st->nwin, 8192), kStatThreads, 0, s>>>(A.nnz, st->nwin, A.j, dc);
   SpMVCheckLaunch();
@@ -323,6 +333,8 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   st->nwin16  = (int64_t)hc[C_WIN16];
   st->winspan = hc[C_WINSPAN];
   st->hash    = hc[C_HASH] + SpMVAutoMix((uint64_t)A.m, (uint64_t)A.n, kAutoSaltShape);
+  st->wide    = (int64_t)hc[C_WIDE];
+  for (int k = 0; k < 5; k++) st->slots_k[k] = (int64_t)hc[C_SLOT0 + k];
   st->ncover  = SpMVAutoSampleCover(v.data(), st->nsample, &st->nvalued);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,7 +7,8 @@
 
    HOW IT CHOOSES (the whole selection is logged as the event MatSpMVSelect):
    1. Row statistics of the pattern (integer sums, the same on host and device): row lengths (mean, std,
-      max over the non-empty rows, empty rows), rows longer than 64 (the rows BRC cuts into pieces), the
+      max over the non-empty rows, empty rows), CCOO's slots for each K and its wide rows (so its padding is
+      known without building it), rows longer than 64 (the rows BRC cuts into pieces), the
       column range of each window of 2048 consecutive nonzeros (does it fit CCOO's 16-bit column offsets?)
       and a sample of 4096 values (would CCOO's 256-entry value table cover them?). Also a fingerprint
       of the pattern, so that a rebuild of the same pattern keeps the choice.
@@ -70,6 +71,8 @@ struct SpMVAutoStats {
   uint64_t winspan = 0;          /* sum over the windows of their column range */
   int64_t  nsample = 0, nvalued = 0, ncover = 0; /* sampled values; those not 0.0; of these, those among the kAutoTable most frequent */
   uint64_t hash    = 0;             /* fingerprint of (m, n, row offsets, columns) */
+  int64_t  slots_k[5] = {0, 0, 0, 0, 0}; /* CCOO's slots for K = 1, 2, 4, 8, 16: sum of max(1, ceil(len / K)) */
+  int64_t  wide       = 0;               /* nonzeros of the rows whose last minus first column exceeds 32767 (CCOO's wide rows) */
 
   /* derived, over the non-empty rows */
   double Mean() const { return m > nempty ? (double)nnz / (double)(m - nempty) : 0.0; }
@@ -133,6 +136,10 @@ struct SpMVAutoPlan {
 PetscErrorCode SpMVAutoRank(const SpMVAutoStats &, const SpMVAutoOptions &, SpMVAutoPlan *);
 /* would BRC split a row of this matrix (its products then use atomics: not reproducible run to run)? */
 bool SpMVAutoBRCSplits(const SpMVAutoStats &, const SpMVAutoOptions &);
+/* CCOO's bytes per product (matrix, x once, y) over the CSR floor's (12 nnz + 4 (m + 1) + 8 n + 8 m), predicted
+   from the statistics for the layout CCOO would build without a value table: its own K (CCOOChooseK), its
+   padding (slots_k), 16-bit columns in the windows that fit them, 32-bit elsewhere */
+double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &);
 /* is the format's product bitwise reproducible run to run on the GPU (for this matrix)? */
 bool SpMVAutoDeterministic(int id, const SpMVAutoStats &, const SpMVAutoOptions &);
 PetscErrorCode SpMVAutoViewStats(PetscViewer, const SpMVAutoStats &);

@@ -3,6 +3,7 @@
    in auto.cu: the same integers come out) and the rule that ranks the formats from them.
 */
 #include "auto.h"
+#include "../ccoo/ccoo.h"
 #include <petscviewer.h>
 #include <algorithm>
 #include <cmath>
@@ -74,6 +75,8 @@ PetscErrorCode SpMVAutoStatsHost(const SpMVHostCsr &A, SpMVAutoStats *st)
       st->nnzlong += len;
     }
     st->hash += SpMVAutoMix((uint64_t)r, (uint64_t)A.i[r + 1], kAutoSaltRow);
+    for (int e = 0; e < 5; e++) st->slots_k[e] += len ? (len + (1 << e) - 1) >> e : 1;
+    if (len && (int64_t)A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > CCOO_WIDE_SPAN) st->wide += len;
   }
   st->nwin = (A.nnz + kAutoWindow - 1) / kAutoWindow;
   for (int64_t w = 0; w < st->nwin; w++) {
@@ -93,6 +96,24 @@ PetscErrorCode SpMVAutoStatsHost(const SpMVHostCsr &A, SpMVAutoStats *st)
   for (int64_t k = 0; k < st->nsample; k++) v[(std::size_t)k] = PetscRealPart(A.a[SpMVAutoSamplePos(k, A.nnz, st->nsample)]);
   st->ncover = SpMVAutoSampleCover(v.data(), st->nsample, &st->nvalued);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &st)
+{
+  CCOOStats   c;
+  PetscInt    K = 1;
+  const double csr = 12.0 * (double)st.nnz + 4.0 * (double)(st.m + 1) + 8.0 * (double)st.n + 8.0 * (double)st.m;
+
+  if (!st.nnz || !st.m) return 1.0;
+  c.m    = (PetscInt)st.m;
+  c.n    = (PetscInt)st.n;
+  c.nnz  = st.nnz;
+  c.wide = st.wide;
+  std::copy(st.slots_k, st.slots_k + 5, c.slots_k);
+  if (CCOOChooseK(CCOOOptions(), c, &K)) return 1.0;
+  const double slots = (double)st.slots_k[CCOOKIndex(K)], stored = slots * (double)K, col16 = st.Col16Fraction();
+  const double ccoo  = stored * (2.0 * col16 + 4.0 * (1.0 - col16) + 8.0) + slots + 17.0 * std::ceil(slots / 256.0) + 8.0 * (double)st.n + 8.0 * (double)st.m;
+  return ccoo / csr;
 }
 
 bool SpMVAutoBRCSplits(const SpMVAutoStats &st, const SpMVAutoOptions &o)
@@ -137,6 +158,7 @@ constexpr double kUniformCV    = 0.5;  /* rows this uniform pad little to a mult
 constexpr double kRegularCV    = 1.0;  /* beyond: irregular, even without long rows */
 constexpr double kFewEmpty     = 0.1;  /* CCOO stores a slot per empty row */
 constexpr double kPowerLaw     = 0.01; /* long rows (> 64) are at least 1% of the rows: a power law, not a few huge rows */
+constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the CSR floor: no brc beside it */
 
 /* Expected cost of timing one candidate, in cuSPARSE products of the same matrix: its build (median over the
    nine benchmark matrices of MatSpMVBuild / aijcusparse MatMult in spmv-20261123-141225.csv; csr only makes
@@ -159,6 +181,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   int          order[AUTO_N], n = 0;
   const char  *why;
   bool         bet = false; /* the first ranked is a bet on a padding estimate: time the runner-up CSR-order format too */
+  const double ccoobytes = SpMVAutoCCOOBytesRatio(st); /* CCOO's bytes over the CSR floor's, without a table */
 
   PetscFunctionBegin;
   *p = SpMVAutoPlan();
@@ -169,7 +192,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
        the others 1.36-1.42x). Nothing else compresses values. */
     why      = "the values repeat (CCOO's value table covers them): ccoo streams the fewest bytes";
     order[n++] = AUTO_CCOO, order[n++] = AUTO_BRC, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_SEGSUM;
-  } else if (regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty) {
+  } else if (regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty && ccoobytes < 1.0) {
     /* With 8-byte values CCOO saves only the column bytes (16-bit offsets: 12 -> 10 bytes a nonzero) and gives
        them back as padding when rows are padded to a multiple of K: it wins only where rows are uniform (little
        padding) and short, where CSR-order kernels pay most per row (a row offset, a y store and a reduction
@@ -181,8 +204,15 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     order[n++] = AUTO_CCOO, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_BRC, order[n++] = AUTO_SEGSUM;
     /* ... but only if the rows pad little to CCOO's K, which the mean and std do not tell: measured on an H100,
        CCOO won on the 7-point stencil (1.16x over the next) and lost on delaunay (brc 4% faster), a random
-       geometric graph (segsum 6%) and a bandwidth-4 band (9 a row: brc 17%). So brc is timed beside it. */
-    bet = true;
+       geometric graph (segsum 6%) and a bandwidth-4 band (9 a row: brc 17%). The statistics now count CCOO's
+       slots for every K, so its padding and bytes are known without building it (SpMVAutoCCOOBytesRatio):
+       this branch takes only matrices where CCOO streams fewer bytes than the CSR floor (stencil7 n=150 0.94;
+       delaunay 1.09 goes to the next branch: it streams more than any CSR kernel, so it cannot win, and its
+       build is 37 MatMults). Within 5% of the floor the bytes do not decide (at 0.96-1.0 of the CSR bytes
+       CCOO ran 2-3% behind the best CSR-order format: dense rows, vsp, the random 27-point stencil), so brc is
+       timed beside it there; below, CCOO's byte lead exceeds what the CSR-order kernels gain in bandwidth
+       (they reach 91-96% of the copy bandwidth) and segsum, the safety net, is enough. */
+    bet = ccoobytes > kSureBytes;
   } else if (regular) {
     /* Rows of similar length (none longer than 64): every row-based kernel is balanced, so the bytes decide.
        BRC stores length-sorted rows in 32-row blocks padded only to the block's longest row (0.1-3%) and
@@ -274,6 +304,7 @@ PetscErrorCode SpMVAutoViewStats(PetscViewer v, const SpMVAutoStats &st)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "spmv: rows %" PetscInt64_FMT " (%" PetscInt64_FMT " empty), columns %" PetscInt64_FMT ", nnz %" PetscInt64_FMT "; non-empty row length mean %.2f std %.2f max %" PetscInt64_FMT "; rows longer than %" PetscInt64_FMT ": %" PetscInt64_FMT " (%.1f%% of the nonzeros)\n", st.m, st.nempty, st.n, st.nnz, st.Mean(), st.Std(), st.maxlen, kAutoLongRow, st.nlong, 100.0 * st.LongNnzFraction()));
+  PetscCall(PetscViewerASCIIPrintf(v, "spmv: CCOO without a value table would stream %.3f of the CSR floor's bytes (its K and padding from the slot counts; %" PetscInt64_FMT " nonzeros in rows spanning more than %" PetscInt64_FMT " columns)\n", SpMVAutoCCOOBytesRatio(st), st.wide, (PetscInt64)CCOO_WIDE_SPAN));
   PetscCall(PetscViewerASCIIPrintf(v, "spmv: column spread: %.1f%% of the %" PetscInt64_FMT "-nonzero windows span at most %" PetscInt64_FMT " columns (mean span %.4g); values: the %d most frequent of %" PetscInt64_FMT " sampled nonzero values cover %.1f%%%s\n", 100.0 * st.Col16Fraction(), kAutoWindow, kAutoSpan16, st.nwin ? (double)st.winspan / (double)st.nwin : 0.0, kAutoTable, st.nvalued, 100.0 * st.ValueCover(), 2 * st.nvalued < st.nsample ? " (most sampled values are 0.0: not counted)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -57,6 +57,31 @@ __global__ void RowSlots(PetscInt m, const int *__restrict__ rp, int K, int64_t 
   for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r <= m; r += (int64_t)gridDim.x * blockDim.x) gs[r] = r < m ? CCOOSlots(rp[r + 1] - rp[r], K) : 0;
 }
 
+/* the value sample of CCOOTableBuilt: out[k] = bits at CCOOSamplePos(k, nnz, ns) */
+__global__ void SampleBits(int64_t nnz, int64_t ns, const u64 *__restrict__ a, u64 *__restrict__ out)
+{
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[CCOOSamplePos(k, nnz, ns)];
+}
+
+/* r[0] &= every bit pattern, r[1] |= every bit pattern (r starts as ~0, 0): the bits that differ somewhere */
+__global__ void BitRange(int64_t n, const u64 *__restrict__ a, u64 *__restrict__ r)
+{
+  u64 an = ~0ull, o = 0;
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+    const u64 b = a[k];
+    an &= b;
+    o |= b;
+  }
+  for (int d = 16; d > 0; d >>= 1) {
+    an &= __shfl_down_sync(kFull, an, d);
+    o |= __shfl_down_sync(kFull, o, d);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    atomicAnd(r, an);
+    atomicOr(r + 1, o);
+  }
+}
+
 __global__ void Iota(int64_t n, int *__restrict__ v)
 {
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) v[i] = (int)i;
@@ -516,12 +541,23 @@ public:
     PetscCall(spmv::DeviceSMCount(&sms));
 
     /* 1. row statistics */
-    PetscCall(spmv::DeviceAlloc(&sums, kStats, nullptr));
+    /* ... and the value sample that decides whether the table is built (CCOOTableBuilt), in the same sync */
+    const u64            *Abits = reinterpret_cast<const u64 *>(A.a);
+    std::vector<uint64_t> sample;
+    if (opt.lut_size > 0 && A.nnz > 0) st.nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
+    sample.resize((std::size_t)st.nsample);
+    PetscCall(spmv::DeviceAlloc(&sums, kStats + st.nsample, nullptr));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, kStats * sizeof(u64), s));
     RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, A.j, sums);
     SpMVCheckLaunch();
+    if (st.nsample) {
+      SampleBits<<<GridFor(st.nsample, 64), kThreads, 0, s>>>(A.nnz, st.nsample, Abits, sums + kStats);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cudaMemcpyAsync(sample.data(), sums + kStats, st.nsample * sizeof(u64), cudaMemcpyDeviceToHost, s));
+    }
     PetscCallCUDA(cudaMemcpyAsync(hs, sums, kStats * sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
+    if (st.nsample) st.nrepeat = CCOOSampleRepeats(std::move(sample));
     for (int e = 0; e < CCOO_NK; e++) st.slots_k[e] = (int64_t)hs[e];
     st.nonempty = (PetscInt)hs[CCOO_NK];
     st.maxlen   = (PetscInt)hs[CCOO_NK + 1];
@@ -529,8 +565,7 @@ public:
 
     /* 2. value table (independent of K): sort (bits, position) pairs, run lengths, stable sort of the runs
           by count, the first L runs sorted by bits with their first positions */
-    const u64 *Abits = reinterpret_cast<const u64 *>(A.a);
-    if (opt.lut_size > 0 && A.nnz > 0) {
+    if (st.nsample && CCOOTableBuilt(st)) {
       const int nnz = (int)A.nnz;
       int       hn  = 0;
       PetscCall(spmv::DeviceAlloc(&iota, nnz, nullptr));
@@ -541,9 +576,27 @@ public:
       PetscCall(spmv::DeviceAlloc(&nruns, 1, nullptr));
       Iota<<<GridFor(nnz), kThreads, 0, s>>>(nnz, iota);
       SpMVCheckLaunch();
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, 0, 64, s));
+      /* only the bits that differ between the values need sorting (outside them every key is equal, so the
+         stable sort gives the same pairs): few distinct values often share the low mantissa bits (-1 and 26:
+         bits 45..63, 3 radix passes instead of 8) */
+      int lo = 0, hi = 64;
+      {
+        u64 hr[2] = {~0ull, 0ull};
+        PetscCallCUDA(cudaMemcpyAsync(sums, hr, sizeof(hr), cudaMemcpyHostToDevice, s));
+        BitRange<<<GridFor(nnz, (int64_t)sms * 8), kThreads, 0, s>>>(nnz, Abits, sums);
+        SpMVCheckLaunch();
+        PetscCallCUDA(cudaMemcpyAsync(hr, sums, sizeof(hr), cudaMemcpyDeviceToHost, s));
+        PetscCallCUDA(cudaStreamSynchronize(s));
+        const u64 diff = hr[0] ^ hr[1];
+        if (!diff) hi = 1; /* one value: any single bit sorts nothing */
+        else {
+          while (!(diff >> lo & 1ull)) lo++;
+          while (!(diff >> (hi - 1) & 1ull)) hi--;
+        }
+      }
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, lo, hi, s));
       PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, 0, 64, s));
+      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, lo, hi, s));
       PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(nullptr, need, kb, uniq, cnt, nruns, nnz, s));
       PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
       PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, kb, uniq, cnt, nruns, nnz, s));
@@ -690,7 +743,8 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: B %" PetscInt_FMT " threads x K %" PetscInt_FMT " = %" PetscInt64_FMT " entries per chunk, %" PetscInt64_FMT " chunks, %" PetscInt64_FMT " stored entries (padding %.1f%%)\n", st.B, st.K, (PetscInt64)st.B * st.K, (PetscInt64)st.nchunks, (PetscInt64)st.padded, 100.0 * (double)(st.padded - st.nnz) / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / 8-bit %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
                                      (PetscInt64)st.nsingle, (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
-    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
+    if (st.nsample && !CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled values repeat (fewer than 1/%d)\n", (PetscInt64)st.nrepeat, (PetscInt64)st.nsample, (int)CCOO_REPEAT_DIV));
+    else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
     if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -748,7 +802,7 @@ public:
     /* every invariant against the current CSR (exact values, bit for bit) */
     PetscCall(CCOOCheckLayout(opt, A, d));
     if (!refreshed) { /* then the device arrays must be the host reference's, entry by entry */
-      PetscCheck(rst.L == st.L && rst.ndistinct == st.ndistinct && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+      PetscCheck(rst.nsample == st.nsample && rst.nrepeat == st.nrepeat && rst.L == st.L && rst.ndistinct == st.ndistinct && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                  "CCOO device table/encodings differ from the host reference (device/host): table %" PetscInt_FMT "/%" PetscInt_FMT " distinct %" PetscInt64_FMT "/%" PetscInt64_FMT " covered %" PetscInt64_FMT "/%" PetscInt64_FMT " indexed chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " blob %" PetscInt64_FMT "/%" PetscInt64_FMT, st.L, rst.L, (PetscInt64)st.ndistinct,
                  (PetscInt64)rst.ndistinct, (PetscInt64)st.lut_cover, (PetscInt64)rst.lut_cover, (PetscInt64)st.nidx, (PetscInt64)rst.nidx, (PetscInt64)st.blob_bytes, (PetscInt64)rst.blob_bytes);
       PetscCheck(d.lut == ref.lut && d.rep == ref.rep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device value table differs from the host reference");

@@ -27,6 +27,16 @@
    Table (B3 "LUT"): the lut_size (<= 256) most frequent bit patterns of the values (exact bit
    comparison: -0.0 and +0.0 differ, NaN payloads are kept), ties broken by the smaller bit pattern,
    stored sorted by bit pattern (the index is the position). rep[i] = first CSR position holding lut[i].
+   [D] The table is built only when the values repeat (CCOOTableBuilt): with more than CCOO_SAMPLE
+   nonzeros, the values at the CCOO_SAMPLE positions k nnz / CCOO_SAMPLE must hold at least 1/32 repeats
+   (sampled values whose bit pattern occurs twice or more in the sample); otherwise no table (L = 0,
+   ndistinct and lut_cover 0). Why: a chunk stores indices only if all its real values (up to B K) are in
+   the table, so the table saves bytes only on chunks made of repeated values; with fewer than 1/32 repeats
+   in an even sample, such chunks hold about 1/32 of the nonzeros or less, and the table would save at most
+   ~7/10 of their bytes (~2%), while finding it costs a sort of every nonzero's 64-bit pattern with its
+   position (8 radix passes), the run-length encoding and a sort of the run counts: about half the build of
+   a matrix with random values (the sort is exact, so the sample cannot replace it when the table is
+   built). With at most CCOO_SAMPLE nonzeros the sample is every value and the table is always built.
    A chunk stores indices iff every real value of it is in the table (B3); a chunk without real entries
    then also does.
    Slot arrays (for the build and the refresh only): slot_src = CSR position of the slot's first entry,
@@ -127,7 +137,8 @@ struct CCOOStats {
   int64_t  wide             = 0;               /* nonzeros of the rows whose column span exceeds 32767 */
   PetscInt B = 256, K = 1;
   int64_t  S = 0, nchunks = 0, padded = 0, blob_bytes = 0;
-  int64_t  ndistinct = 0, lut_cover = 0; /* distinct bit patterns, nonzeros whose value is in the table */
+  int64_t  ndistinct = 0, lut_cover = 0; /* distinct bit patterns, nonzeros whose value is in the table (0 without a table) */
+  int64_t  nsample = 0, nrepeat = 0;     /* sampled values (0: no table asked for), of which repeats (CCOOTableBuilt) */
   PetscInt L = 0;                       /* table entries */
   /* chunk counts */
   int64_t nsingle = 0, ncol[3] = {0, 0, 0}, nidx = 0, nlut = 0, ncross = 0;
@@ -183,6 +194,15 @@ inline double CCOOFromBits(uint64_t b)
   std::memcpy(&v, &b, sizeof(v));
   return v;
 }
+
+/* The value-table decision (see Table above), identical on the host and the device: CCOOSampleRepeats
+   counts the repeats among the sampled bit patterns (taken at CCOOSamplePos(k), k < nsample =
+   min(CCOO_SAMPLE, nnz)); the table is built iff CCOOTableBuilt(st) (lut_size > 0 and nnz > 0 assumed). */
+constexpr int64_t CCOO_SAMPLE     = 4096;
+constexpr int64_t CCOO_REPEAT_DIV = 32; /* at least nsample / 32 repeats */
+CCOO_HD inline int64_t CCOOSamplePos(int64_t k, int64_t nnz, int64_t ns) { return ns ? k * nnz / ns : 0; }
+int64_t                CCOOSampleRepeats(std::vector<uint64_t> bits);
+inline bool            CCOOTableBuilt(const CCOOStats &st) { return st.nsample > 0 && (st.nsample >= st.nnz || st.nrepeat * CCOO_REPEAT_DIV >= st.nsample); }
 
 /* The explicit K, or the automatic one from slots_k, nnz, wide, lut_cover and L (see DECISIONS) */
 PetscErrorCode CCOOChooseK(const CCOOOptions &, const CCOOStats &, PetscInt *K);

@@ -17,7 +17,7 @@
   a ~ 8.5 us per million slots (one thread each: the kernel is latency-bound per slot), and a padded stored
   entry costs about its bytes / 20 of a slot. ebytes = colbytes + vbytes: colbytes = 2 + 2 wide/nnz (16-bit
   offsets, 32-bit for the nonzeros of rows spanning more than 32767 columns), vbytes = 8 without a table
-  (lut_size 0 or no nonzeros), else 1 + 7 (1 - lut_cover/nnz). No nonzeros: K = 1. The sums are exact in
+  (lut_size 0, no nonzeros, or no table: CCOOTableBuilt), else 1 + 7 (1 - lut_cover/nnz). No nonzeros: K = 1. The sums are exact in
   integers (cost * nnz in 128 bits), so equal costs tie exactly. The host and the device build both call
   this with the same statistics.
 */
@@ -44,6 +44,19 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int64_t CCOOSampleRepeats(std::vector<uint64_t> bits)
+{
+  int64_t rep = 0;
+  std::sort(bits.begin(), bits.end());
+  for (std::size_t k = 0; k < bits.size();) {
+    std::size_t e = k;
+    while (e < bits.size() && bits[e] == bits[k]) e++;
+    if (e - k >= 2) rep += (int64_t)(e - k);
+    k = e;
+  }
+  return rep;
 }
 
 namespace {
@@ -148,8 +161,14 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
     for (int e = 0; e < CCOO_NK; e++) st->slots_k[e] += CCOOSlots(len, 1 << e);
     if (len > 0 && (int64_t)A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > CCOO_WIDE_SPAN) st->wide += len;
   }
-  /* 2. value table */
+  /* 2. value table, if the sampled values repeat */
   if (o.lut_size > 0 && A.nnz > 0) {
+    std::vector<uint64_t> sample;
+    st->nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
+    for (int64_t k = 0; k < st->nsample; k++) sample.push_back(CCOOBits(A.a[CCOOSamplePos(k, A.nnz, st->nsample)]));
+    st->nrepeat = CCOOSampleRepeats(sample);
+  }
+  if (o.lut_size > 0 && A.nnz > 0 && CCOOTableBuilt(*st)) {
     std::vector<uint64_t> bits(A.nnz);
     for (int64_t e = 0; e < A.nnz; e++) bits[e] = CCOOBits(A.a[e]);
     std::sort(bits.begin(), bits.end());
