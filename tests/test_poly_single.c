@@ -102,7 +102,7 @@ static PetscErrorCode CompareCopy(Mat A, Mat B, Mat S, PetscBool scaled, const c
 
 static PetscErrorCode ProductCheck(const char *type)
 {
-  const char *specs[]   = {"stencil7:n=12", "random:m=700,k=9,seed=21", "random:m=500,k=6,empty=0.2,seed=22", "denserows:m=2000,k=5,len=400,dense=3,seed=23", "rmat:scale=10,ef=8,seed=24"};
+  const char *specs[]   = {"stencil7:n=12", "random:m=700,k=9,seed=21", "random:m=500,k=6,empty=0.2,seed=22", "denserows:m=2000,k=5,len=400,dense=3,seed=23", "rmat:scale=10,ef=8,seed=24", "random:m=40000,k=4,seed=25"};
   char     *formats[8];
   PetscInt  nf = 8;
   PetscBool set;

@@ -6,6 +6,8 @@
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
+#include <climits>
+#include <type_traits>
 
 namespace {
 constexpr int      kB1      = 32;  /* rows per block = lanes per warp */
@@ -136,14 +138,31 @@ __global__ void BlockWidths(int64_t nblocks, const int *__restrict__ take, int *
   }
 }
 
-/* One warp per block, one lane per slot; V: the stored value type (double, or float for single). VALUES_ONLY: the refresh, which re-gathers the values only. */
-template <bool VALUES_ONLY, typename V>
-__global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const int *__restrict__ slot_start, const int *__restrict__ slot_take, const int *__restrict__ Aj, const V *__restrict__ Aa, int *__restrict__ col, V *__restrict__ data)
+/* the row a slot's 16-bit column offsets are relative to: its row (split or not), row 0 for a dummy slot */
+__device__ __forceinline__ int RefRow(int r) { return r >= 0 ? r : (r == -1 ? 0 : -2 - r); }
+
+/* the largest |column - row| of the matrix (does every column fit a 16-bit offset from its row?) */
+__global__ void MaxOffset(PetscInt m, const int *__restrict__ rp, const int *__restrict__ cj, unsigned *__restrict__ mx)
+{
+  unsigned v = 0;
+  for (PetscInt r = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; r < m; r += (PetscInt)gridDim.x * blockDim.x)
+    for (int k = rp[r]; k < rp[r + 1]; k++) v = max(v, (unsigned)min(llabs((long long)cj[k] - (long long)r), (long long)INT_MAX));
+  for (int o = 16; o > 0; o >>= 1) v = max(v, __shfl_down_sync(kFull, v, o));
+  if ((threadIdx.x & 31) == 0) atomicMax(mx, v);
+}
+
+/* One warp per block, one lane per slot; V: the stored value type (double, or float for single); C: the column
+   type, int (columns) or short (offsets from the slot's RefRow; a padding entry that repeats a neighbour's column
+   too far away for 16 bits points at its own row instead: its value is 0). VALUES_ONLY: the refresh, which
+   re-gathers the values only. */
+template <bool VALUES_ONLY, typename V, typename C>
+__global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const int *__restrict__ slot_start, const int *__restrict__ slot_take, const int *__restrict__ slot_row, const int *__restrict__ Aj, const V *__restrict__ Aa, C *__restrict__ col, V *__restrict__ data)
 {
   const int     lane   = threadIdx.x & 31;
   const int64_t nwarps = (int64_t)gridDim.x * blockDim.x / kB1;
   for (int64_t b = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / kB1; b < nblocks; b += nwarps) {
     const int     T = width[b], start = slot_start[b * kB1 + lane], take = slot_take[b * kB1 + lane];
+    const int     ref = std::is_same_v<C, short> ? RefRow(slot_row[b * kB1 + lane]) : 0;
     const int64_t off = offset[b] + lane;
     for (int j = 0; j < T; j++) {
       const bool has = j < take;
@@ -154,7 +173,8 @@ __global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64
         const unsigned below = mask & ((1u << lane) - 1u);
         const int      from  = has ? lane : (below ? 31 - __clz(below) : __ffs(mask) - 1);
         const int      c     = __shfl_sync(kFull, has ? Aj[start + j] : 0, from);
-        col[off + (int64_t)j * kB1]  = c;
+        if constexpr (std::is_same_v<C, short>) col[off + (int64_t)j * kB1] = (short)(has || llabs((long long)c - ref) <= SHRT_MAX ? c - ref : 0);
+        else col[off + (int64_t)j * kB1] = c;
         data[off + (int64_t)j * kB1] = has ? Aa[start + j] : V(0);
       }
     }
@@ -163,19 +183,20 @@ __global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64
 
 /* y (+)= A x. Unsplit rows own their y entry; pieces of split rows meet through FP64 atomics.
    V: the stored value type; fp32 values are widened (exactly) and multiplied and summed in fp64. */
-template <bool ADD, typename V>
-__global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const V *__restrict__ data, const int *__restrict__ col, const int *__restrict__ slot_row, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
+template <bool ADD, typename V, typename C>
+__global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const V *__restrict__ data, const C *__restrict__ col, const int *__restrict__ slot_row, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
 {
   const int     lane   = threadIdx.x & 31;
   const int64_t nwarps = (int64_t)gridDim.x * blockDim.x / kB1;
   for (int64_t b = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / kB1; b < nblocks; b += nwarps) {
     const int          T   = width[b];
     const V           *d   = data + offset[b] + lane;
-    const int         *c   = col + offset[b] + lane;
+    const C           *c   = col + offset[b] + lane;
+    const int          r   = slot_row[b * kB1 + lane];
+    const PetscScalar *xr  = x + (std::is_same_v<C, short> ? RefRow(r) : 0); /* 16-bit offsets: from the slot's row */
     PetscScalar        acc = 0;
 #pragma unroll 4
-    for (int j = 0; j < T; j++) acc += (PetscScalar)__ldcs(d + (int64_t)j * kB1) * __ldg(x + __ldcs(c + (int64_t)j * kB1));
-    const int r = slot_row[b * kB1 + lane];
+    for (int j = 0; j < T; j++) acc += (PetscScalar)__ldcs(d + (int64_t)j * kB1) * __ldg(xr + __ldcs(c + (int64_t)j * kB1));
     if (r >= 0) {
       if (ADD) y[r] += acc;
       else y[r] = acc;
@@ -186,6 +207,8 @@ __global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__r
 /* kThreads per block, at most 2^30 blocks */
 inline unsigned GridFor(int64_t threads) { return spmv::GridFor(threads, kThreads, 1 << 30); }
 } // namespace
+
+inline int64_t offset_host(const BRCHostLayout &L, int64_t b) { return L.offset[b]; }
 
 class BRC final : public SpMVFormat {
   BRCOptions      opt = BRCPluginDefaults();
@@ -200,18 +223,19 @@ class BRC final : public SpMVFormat {
   {
     PetscFunctionBegin;
     if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
-    if (A.single) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a32, dev.col, dev.data32);
-    else Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, A.j, A.a, dev.col, dev.data);
+    if (A.single && dev.col16) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a32, dev.col16, dev.data32);
+    else if (A.single) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a32, dev.col, dev.data32);
+    else Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a, dev.col, dev.data);
     SpMVCheckLaunch();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
-  template <typename V>
-  PetscErrorCode Launch(int64_t warps, const V *data, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const
+  template <typename V, typename C>
+  PetscErrorCode Launch(int64_t warps, const V *data, const C *col, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const
   {
     PetscFunctionBegin;
-    if (add) SpMV<true><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, data, dev.col, dev.slot_row, x, y);
-    else SpMV<false><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, data, dev.col, dev.slot_row, x, y);
+    if (add) SpMV<true><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, data, col, dev.slot_row, x, y);
+    else SpMV<false><<<GridFor(warps * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, data, col, dev.slot_row, x, y);
     SpMVCheckLaunch();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -260,7 +284,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.width, dev.col, dev.slot_row, dev.slot_start, dev.slot_take, dev.offset, dev.data, dev.data32}));
+    PetscCall(spmv::DeviceFree({dev.width, dev.col, dev.slot_row, dev.slot_start, dev.slot_take, dev.offset, dev.data, dev.data32, dev.col16}));
     dev = BRCDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -345,8 +369,22 @@ public:
     PetscCall(spmv::ExclusiveSum(bsize, dev.offset, (int)(st.nblocks + 1), &tmp, &tmpbytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&st.padded, dev.offset + st.nblocks, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
-    /* 5. the blocks themselves */
-    PetscCall(spmv::DeviceAlloc(&dev.col, st.padded, &dev.bytes));
+    /* 5. the blocks themselves; fp32 values come with 16-bit column offsets where every column is within 32767 of its
+       row (banded and stencil matrices in a natural ordering): 6 bytes an entry instead of 8 (12 in fp64) */
+    bool off16 = false;
+    if (A.single) {
+      unsigned *dmx, hmx;
+      PetscCall(spmv::DeviceAlloc(&dmx, 1, nullptr));
+      PetscCallCUDA(cudaMemsetAsync(dmx, 0, sizeof(unsigned), s));
+      MaxOffset<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, A.i, A.j, dmx);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cudaMemcpyAsync(&hmx, dmx, sizeof(hmx), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      PetscCall(spmv::DeviceFree({dmx}));
+      off16 = hmx <= SHRT_MAX;
+    }
+    if (off16) PetscCall(spmv::DeviceAlloc(&dev.col16, st.padded, &dev.bytes));
+    else PetscCall(spmv::DeviceAlloc(&dev.col, st.padded, &dev.bytes));
     if (A.single) PetscCall(spmv::DeviceAlloc(&dev.data32, st.padded, &dev.bytes));
     else PetscCall(spmv::DeviceAlloc(&dev.data, st.padded, &dev.bytes));
     PetscCall(FillValues<false>(A, s));
@@ -379,8 +417,9 @@ public:
     if (!add && needzero && st.m) PetscCallCUDA(cudaMemsetAsync(y, 0, st.m * sizeof(PetscScalar), s));
     if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
     const int64_t warps = (st.nblocks + st.rep - 1) / st.rep;
-    if (dev.data32) PetscCall(Launch(warps, dev.data32, x, y, add, s));
-    else PetscCall(Launch(warps, dev.data, x, y, add, s));
+    if (dev.col16) PetscCall(Launch(warps, dev.data32, dev.col16, x, y, add, s));
+    else if (dev.data32) PetscCall(Launch(warps, dev.data32, dev.col, x, y, add, s));
+    else PetscCall(Launch(warps, dev.data, dev.col, x, y, add, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -389,7 +428,7 @@ public:
     PetscFunctionBegin;
     PetscCall(PetscViewerASCIIPrintf(v, "BRC: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), nnz %" PetscInt64_FMT ", row length mean %.2f std %.2f max %" PetscInt_FMT "\n", st.m, st.nonempty, st.nnz, (double)st.mu, (double)st.sigma, st.maxlen));
     PetscCall(PetscViewerASCIIPrintf(v, "BRC: B1 32, block width B2 %" PetscInt_FMT ", %" PetscInt_FMT " passes, %" PetscInt_FMT " split rows, %" PetscInt64_FMT " slots in %" PetscInt64_FMT " blocks, coarsening %" PetscInt_FMT "\n", st.B2, st.passes, st.nsplit, st.nslots, st.nblocks, st.rep));
-    PetscCall(PetscViewerASCIIPrintf(v, "BRC: stored entries %" PetscInt64_FMT " (padding %.1f%%), %s values, device memory %.3g MB\n", st.padded, st.nnz ? 100.0 * (double)(st.padded - st.nnz) / (double)st.nnz : 0.0, single ? (dev.data32 ? "fp32" : "fp32 (held as fp64 numbers on the host)") : "fp64", dev.bytes / 1e6));
+    PetscCall(PetscViewerASCIIPrintf(v, "BRC: stored entries %" PetscInt64_FMT " (padding %.1f%%), %s values%s, device memory %.3g MB\n", st.padded, st.nnz ? 100.0 * (double)(st.padded - st.nnz) / (double)st.nnz : 0.0, single ? (dev.data32 ? "fp32" : "fp32 (held as fp64 numbers on the host)") : "fp64", dev.col16 ? " and 16-bit column offsets" : "", dev.bytes / 1e6));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -410,7 +449,17 @@ public:
     if (st.nblocks) {
       PetscCall(spmv::Download(width, dev.width));
       PetscCall(spmv::Download(offset, dev.offset));
-      PetscCall(spmv::Download(col, dev.col));
+      if (dev.col16) { /* offsets from the slots' rows: the real entries must give the reference's columns */
+        std::vector<short> c16(st.padded);
+        std::vector<int>   sr(st.nblocks * kB1);
+        PetscCall(spmv::Download(c16, dev.col16));
+        PetscCall(spmv::Download(sr, dev.slot_row));
+        for (int64_t b = 0; b < st.nblocks; b++)
+          for (int64_t k = offset_host(ref, b); k < offset_host(ref, b + 1); k++) {
+            const int r = sr[b * kB1 + (k - offset_host(ref, b)) % kB1];
+            col[k]      = ref.src[k] >= 0 ? (r >= 0 ? r : r == -1 ? 0 : -2 - r) + c16[k] : ref.col[k];
+          }
+      } else PetscCall(spmv::Download(col, dev.col));
       if (dev.data32) {
         std::vector<float> d32(st.padded);
         PetscCall(spmv::Download(d32, dev.data32));
@@ -419,7 +468,7 @@ public:
       PetscCall(spmv::Download(slot, dev.slot_row));
     }
     PetscCheck(width == ref.width && offset == ref.offset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device block widths/offsets differ from the host reference");
-    PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices (padding included) differ from the host reference");
+    PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices (padding included%s) differ from the host reference", dev.col16 ? "; with 16-bit offsets the real entries only" : "");
     for (std::size_t k = 0; k < slot.size(); k++) {
       const int r = slot[k] >= -1 ? slot[k] : -2 - slot[k];
       PetscCheck(r == ref.row_perm[k] && (slot[k] < -1) == (bool)ref.split[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device slot %zu: row %d, host row %d", k, r, ref.row_perm[k]);

@@ -70,6 +70,7 @@ struct BRCDeviceLayout {
   int64_t  *offset = nullptr;
   double   *data   = nullptr; /* fp64 values, or null when single */
   float    *data32 = nullptr; /* fp32 values (spmvformat.h, "Value type") */
+  short    *col16  = nullptr; /* with fp32 values: column - (the slot's row) when every one fits 16 bits; col is then null */
   std::size_t bytes = 0;
 };
 
