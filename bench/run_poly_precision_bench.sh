@@ -12,7 +12,7 @@
 # pc_apply_s = (time of one application) x (PCApply calls of the solve).
 #
 # Writes $OUT/poly-precision-<device>-<date>.csv with columns problem,solver,type,precision,iterations,pc_apply_s,
-# ksp_solve_s (plus pc_setup_s, single_build_s, matmults, log) and every -log_view beside it.
+# ksp_solve_s (plus pc_setup_s and single_build_s: the setup and the fp32 copy's build, from bench_pcapply; matmults, log) and every -log_view beside it.
 # Run from the repository root after `. /opt/devb/env.sh`:  bash bench/run_poly_precision_bench.sh [ex19|ex56]...
 set -uo pipefail
 BUILD=${BUILD:-build}
@@ -45,12 +45,13 @@ one() { # problem solver type precision "pc options" command...
   # shellcheck disable=SC2086
   timeout "$RUN_TIMEOUT" "$BIN/bench_pcapply" -f "$LOGS/$prob.bin" -mat_type "$T" $pcopts -pc_poly_precision "$prec" -reps 100 > "$g" 2>&1
   us=$(awk '/^pc_apply_us/ {print $2}' "$g")
+  pcs=$(awk '/^pc_setup_us/ {printf "%.4e", $2 * 1e-6}' "$g"); sb=$(awk '/^pc_setup_us/ {printf "%.4e", $4 * 1e-6}' "$g")
   napply=$(awk '$1 == "PCApply" {s += $2} END {print s + 0}' "$f")
   its=$(awk '/Linear solve (converged|did not converge)/ {s += $NF} /KSP Iterations|iterations [0-9]+/ {} END {print s + 0}' "$f")
   [ "$its" = 0 ] && its=$(awk '/Number of iterations|iterations =/ {print $NF; exit}' "$f")
   grep -q "did not converge\|DIVERGED" "$f" && its="$its (not converged)"
   pca=$(awk -v u="${us:-0}" -v n="$napply" 'BEGIN {if (u > 0) printf "%.4e", u * 1e-6 * n}')
-  ksp=$(ev KSPSolve 4 "$f"); pcs=$(ev PCSetUp 4 "$f"); sb=$(ev MatSpMVSingle 4 "$f"); mm=$(awk '$1 == "MatMult" {s += $2} END {print s + 0}' "$f")
+  ksp=$(ev KSPSolve 4 "$f"); mm=$(awk '$1 == "MatMult" {s += $2} END {print s + 0}' "$f")
   echo "$prob,$solver,$T,$prec,$its,${pca:-},${ksp:-},$napply,${us:-},${pcs:-},${sb:-0},${mm:-},$COMMIT,$(basename "$f")" >> "$CSV"
   printf '%-5s %-22s %-12s %-6s its %-8s PCApply %-10s (%s x %s us) KSPSolve %-10s PCSetUp %-10s fp32 build %s\n' "$prob" "$solver" "$T" "$prec" "$its" "${pca:--}" "$napply" "${us:--}" "${ksp:--}" "${pcs:--}" "${sb:--}"
 }
