@@ -65,6 +65,7 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(y, NORM_2, &nrm));
   PetscCall(PetscTime(&t1));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "pc_apply_us %.2f (%" PetscInt_FMT " applications, |y| %g)\n", 1e6 * (t1 - t0) / reps, reps, (double)nrm));
+  PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD)); /* the polynomial, the precision and the fp32 copy's format */
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));
   PetscCall(KSPDestroy(&ksp));
