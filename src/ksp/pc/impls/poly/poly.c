@@ -54,6 +54,9 @@ typedef struct {
   char            sformat[64]; /* -pc_poly_single_format (empty: from the operator's type) */
   char            sused[64];   /* the format of the copy */
   Mat             S;           /* single: B = D^-1 A (A without Jacobi scaling) with fp32 values, MatSpMVSingleSetUp() */
+  PetscBool       suse;        /* single: the products use S (else the operator's own was faster, see PCPolySetUpSingle()) */
+  PetscObjectState snz;        /* the operator's nonzero state when suse was decided */
+  PetscLogDouble  sus[2];      /* the timed product B v, microseconds: fp64 operator, fp32 copy (0: not timed) */
   Vec       *work; /* PCPOLY_NWORK work vectors */
   PetscRandom rand;
 } PC_Poly;
@@ -63,7 +66,7 @@ typedef struct {
 static PetscErrorCode PCPolyOp(PC_Poly *poly, PetscBool trans, Vec v, Vec w, Vec tmp)
 {
   PetscFunctionBegin;
-  if (!trans && poly->S) PetscCall(MatMult(poly->S, v, w)); /* the fp32 copy holds D^-1 A itself */
+  if (!trans && poly->S && poly->suse) PetscCall(MatMult(poly->S, v, w)); /* the fp32 copy holds D^-1 A itself */
   else if (!trans) {
     PetscCall(MatMult(poly->A, v, w));
     if (poly->jacobi) PetscCall(VecPointwiseMult(w, poly->dinv, w));
@@ -326,8 +329,9 @@ static PetscErrorCode PCPolySetRoots(PC_Poly *poly, PetscInt n)
 static PetscErrorCode PCPolySetUpSingle(PC pc)
 {
   PC_Poly    *poly = (PC_Poly *)pc->data;
-  const char *t    = ((PetscObject)poly->A)->type_name, *fmt = "spmv";
-  PetscBool   seq, mpi;
+  const char      *t    = ((PetscObject)poly->A)->type_name, *fmt = "spmv";
+  PetscBool        seq, mpi;
+  PetscObjectState nzs;
 
   PetscFunctionBegin;
   if (poly->sformat[0]) fmt = poly->sformat;
@@ -343,6 +347,34 @@ static PetscErrorCode PCPolySetUpSingle(PC pc)
   }
   PetscCall(PetscStrncpy(poly->sused, fmt, sizeof(poly->sused)));
   PetscCall(MatSpMVSingleSetUp(poly->A, poly->jacobi ? poly->dinv : NULL, fmt, &poly->S));
+  PetscCall(MatGetNonzeroState(poly->A, &nzs));
+  if (poly->snz != nzs) { /* a new copy or a new pattern: decide again */
+    PetscBool gpu;
+    poly->snz    = nzs;
+    poly->suse   = PETSC_TRUE;
+    poly->sus[0] = poly->sus[1] = 0;
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)poly->dinv, &gpu, VECSEQCUDA, VECMPICUDA, ""));
+    if (gpu) { /* fp32 values read fewer bytes than any fp64 layout except one that already compresses them (CCOO's
+                  value table: 1-byte indices), so the operator's own product may be the faster one: time both */
+      for (PetscInt k = 0; k < 2; k++) {
+        Vec            v = poly->work[0], w = poly->work[1];
+        PetscReal      nrm;
+        PetscLogDouble t0, t1;
+        poly->suse = (PetscBool)k;
+        PetscCall(VecSet(v, 1.0));
+        PetscCall(PCPolyOp(poly, PETSC_FALSE, v, w, NULL)); /* warm-up */
+        PetscCall(VecNorm(w, NORM_2, &nrm));                /* waits for the device */
+        PetscCall(PetscTime(&t0));
+        for (PetscInt r = 0; r < 5; r++) PetscCall(PCPolyOp(poly, PETSC_FALSE, w, v, NULL));
+        PetscCall(VecNorm(v, NORM_2, &nrm));
+        PetscCall(PetscTime(&t1));
+        poly->sus[k] = 1e6 * (t1 - t0) / 5;
+      }
+      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, poly->sus, 2, MPIU_PETSCLOGDOUBLE, MPI_MAX, PetscObjectComm((PetscObject)pc)));
+      poly->suse = (PetscBool)(poly->sus[1] <= poly->sus[0]);
+      PetscCall(PetscInfo(pc, "B v: fp64 operator %.1f us, fp32 copy (%s) %.1f us: %s\n", poly->sus[0], fmt, poly->sus[1], poly->suse ? "the copy" : "the operator (its format reads fewer bytes)"));
+    }
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -378,7 +410,10 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     if (poly->nzerodiag) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
   }
   if (poly->precision == PC_POLY_PRECISION_SINGLE) PetscCall(PCPolySetUpSingle(pc));
-  else PetscCall(MatDestroy(&poly->S));
+  else {
+    PetscCall(MatDestroy(&poly->S));
+    poly->snz = -1;
+  }
   poly->estimated = PETSC_FALSE;
   poly->nadded    = 0;
   poly->arnoldi   = 0;
@@ -534,6 +569,8 @@ static PetscErrorCode PCReset_Poly(PC pc)
   PetscFunctionBegin;
   PetscCall(VecDestroy(&poly->dinv));
   PetscCall(MatDestroy(&poly->S));
+  poly->suse = PETSC_FALSE;
+  poly->snz  = -1;
   if (poly->work) PetscCall(VecDestroyVecs(PCPOLY_NWORK, &poly->work));
   PetscCall(PetscFree2(poly->re, poly->im));
   poly->nroots    = 0;
@@ -679,8 +716,10 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   if (poly->jacobi && poly->nzerodiag) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
-  if (poly->S) {
+  if (poly->S && !poly->suse) PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single asked, double used: the operator's own product (%.1f us) was faster than the fp32 copy's in format %s (%.1f us)\n", poly->sus[0], poly->sused, poly->sus[1]));
+  else if (poly->S) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single (the polynomial's products with an fp32 copy of %s in format %s; transposed products in double)\n", poly->jacobi ? "D^-1 A" : "A", poly->sused));
+    if (poly->sus[1] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  B v timed at setup: fp32 copy %.1f us, fp64 operator %.1f us\n", poly->sus[1], poly->sus[0]));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
     PetscCall(MatView(poly->S, viewer));
@@ -1108,7 +1147,10 @@ PetscErrorCode PCPolyGetRoots(PC pc, PetscInt *n, const PetscReal *re[], const P
   the formats that store them (`MatSpMVSingleSetUp()`), from the device values when the matrix is on the GPU, and every
   product of the polynomial (and of its setup's Arnoldi run) uses it: 4 bytes a value instead of 8, fp64 vectors and
   sums. The outer Krylov method keeps the fp64 operator; `PCApplyTranspose()` uses it too. The copy's format is the
-  operator's own when it is `brc` or `segsum`, else `spmv` times both on the GPU and keeps the faster. Entries of B
+  operator's own when it is `brc` or `segsum`, else `spmv` times both on the GPU and keeps the faster. On the GPU the
+  setup also times the product B v with the copy and with the operator itself (5 products each) and keeps the
+  operator when it is faster: a format that compresses the values (`ccoo`'s value table, 1-byte indices) may read
+  fewer bytes than any fp32 layout; `-ksp_view` and `-info` say which ran. Entries of B
   that overflow fp32, nonzeros that round to 0 and values that are not finite are an error (`PETSC_ERR_FP`).
 
 .seealso: [](ch_ksp), `PCPOLY`, `PCPolyGetPrecision()`, `MatSpMVSingleSetUp()`
@@ -1208,6 +1250,7 @@ PETSC_INTERN PetscErrorCode PCCreate_Poly(PC pc)
   poly->eststeps    = 10;
   poly->userdamping = 0.0;
   poly->addroots    = PETSC_TRUE;
+  poly->snz         = -1;
 
   pc->ops->setup          = PCSetUp_Poly;
   pc->ops->apply          = PCApply_Poly;
