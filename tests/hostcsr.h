@@ -79,3 +79,16 @@ inline Csr WithNewValues(const Csr &A, Rng &rng)
   for (auto &v : B.a) v = RandomValue(rng);
   return B;
 }
+
+/* The value sample's k-th position, written out from its documentation (ccoo.h, CCOOSamplePos): the nnz
+   positions cut into ns strata [k nnz / ns, (k+1) nnz / ns); in stratum k the position splitmix64(k) modulo
+   the stratum's length (splitmix64: the state k advanced by the golden gamma, then its finalizer) */
+inline int64_t JitteredPos(int64_t k, int64_t nnz, int64_t ns)
+{
+  const int64_t lo = k * nnz / ns, hi = (k + 1) * nnz / ns;
+  uint64_t z = (uint64_t)k + 0x9e3779b97f4a7c15ULL;
+  z          = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z          = z ^ (z >> 31);
+  return hi - lo > 1 ? lo + (int64_t)(z % (uint64_t)(hi - lo)) : lo;
+}

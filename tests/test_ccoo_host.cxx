@@ -325,14 +325,17 @@ static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int6
   *ndistinct = (int64_t)runs.size();
   *cover     = 0;
   if (A.Nnz() == 0 || lut_size == 0) return lut;
-  /* no table when fewer than 1/32 of the 4096 values at positions k nnz / 4096 repeat (more than 4096 nonzeros) */
+  /* no table when the lut_size most frequent of the 4096 values sampled at the jittered positions cover less
+     than half of them (more than 4096 nonzeros) */
   if (A.Nnz() > 4096) {
     std::map<uint64_t, int64_t> sc;
-    int64_t                     rep = 0;
-    for (int64_t k = 0; k < 4096; k++) sc[CCOOBits(A.a[(std::size_t)(k * A.Nnz() / 4096)])]++;
-    for (const auto &p : sc)
-      if (p.second >= 2) rep += p.second;
-    if (32 * rep < 4096) {
+    std::vector<int64_t>        c;
+    int64_t                     cov = 0;
+    for (int64_t k = 0; k < 4096; k++) sc[CCOOBits(A.a[(std::size_t)JitteredPos(k, A.Nnz(), 4096)])]++;
+    for (const auto &p : sc) c.push_back(p.second);
+    std::sort(c.rbegin(), c.rend());
+    for (std::size_t i = 0; i < c.size() && (PetscInt)i < lut_size; i++) cov += c[i];
+    if (2 * cov < 4096) {
       *ndistinct = 0;
       return lut;
     }
@@ -608,23 +611,39 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
     }
   }
   /* the table decision by the value sample: random values over 4096 nonzeros: no table; the same pattern with
-     1 value in 16 drawn from 3 (about 1/16 of the sample repeats, above 1/32): a table; at most 4096 nonzeros: always */
+     1 value in 4 drawn from 3 (the table's values cover about 1/4 + 253/4096 of the sample, under 1/2): no
+     table; 3 in 4 (about 3/4): a table; a period of 64 values repeated over the matrix at a power-of-two count
+     (kron(I_64, B) with random values, where a stride of nnz / 4096 would see 64 distinct positions and a
+     full cover): no table; at most 4096 nonzeros: always */
   {
     Rng          r2(7);
     CCOOLayout   L;
     CCOOStats    st;
     CCOOOptions  o;
     const ValueFn rnd2 = [&](PetscInt, PetscInt) { return RandomValue(r2); };
-    const ValueFn mix  = [&](PetscInt, PetscInt) { return r2() % 16 == 0 ? (double)(r2() % 3) + 1.0 : RandomValue(r2); };
+    const auto    mix  = [&](unsigned in4) { return [&r2, in4](PetscInt, PetscInt) { return r2() % 4 < in4 ? (double)(r2() % 3) + 1.0 : RandomValue(r2); }; };
     Csr           A = RandomCsr(r2, 2000, 2000, [](PetscInt) { return 7; }, rnd2), S = RandomCsr(r2, 500, 500, [](PetscInt) { return 7; }, rnd2);
     g_context       = "table decision";
     PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
-    Check(st.nsample == 4096 && !CCOOTableBuilt(st) && st.L == 0 && st.ndistinct == 0 && st.nlut == 0, "random values, nnz %lld: sample %lld, repeats %lld, table %" PetscInt_FMT, (long long)A.Nnz(), (long long)st.nsample, (long long)st.nrepeat, st.L);
+    Check(st.nsample == 4096 && !CCOOTableBuilt(st) && st.L == 0 && st.ndistinct == 0 && st.nlut == 0, "random values, nnz %lld: sample %lld, covered %lld, table %" PetscInt_FMT, (long long)A.Nnz(), (long long)st.nsample, (long long)st.nscover, st.L);
     CheckBuilt(o, A, L, st);
-    for (PetscScalar &v : A.a) v = mix(0, 0);
+    for (PetscScalar &v : A.a) v = mix(1)(0, 0);
     PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
-    Check(CCOOTableBuilt(st) && st.L == 256 && st.nrepeat * 32 >= st.nsample, "1 value in 16 repeated: sample %lld, repeats %lld, table %" PetscInt_FMT, (long long)st.nsample, (long long)st.nrepeat, st.L);
+    Check(!CCOOTableBuilt(st) && st.L == 0 && st.nscover * 2 < st.nsample, "1 value in 4 repeated: sample %lld, covered %lld, table %" PetscInt_FMT, (long long)st.nsample, (long long)st.nscover, st.L);
     CheckBuilt(o, A, L, st);
+    for (PetscScalar &v : A.a) v = mix(3)(0, 0);
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    Check(CCOOTableBuilt(st) && st.L == 256 && st.nscover * 2 >= st.nsample, "3 values in 4 repeated: sample %lld, covered %lld, table %" PetscInt_FMT, (long long)st.nsample, (long long)st.nscover, st.L);
+    CheckBuilt(o, A, L, st);
+    {
+      Csr P = RandomCsr(r2, 65536, 65536, [](PetscInt) { return 8; }, rnd2); /* nnz 64 x 8192 */
+      if (Check(P.Nnz() == 64 * 8192, "periodic matrix: nnz %lld, expected 64 x 8192", (long long)P.Nnz())) {
+        for (std::size_t k = 8192; k < P.a.size(); k++) P.a[k] = P.a[k % 8192]; /* 64 copies of 8192 random values */
+        PetscCall(CCOOBuildHostLayout(o, P.View(), &L, &st));
+        Check(!CCOOTableBuilt(st) && st.L == 0, "64 copies of 8192 random values: sample %lld, covered %lld, table %" PetscInt_FMT, (long long)st.nsample, (long long)st.nscover, st.L);
+        CheckBuilt(o, P, L, st);
+      }
+    }
     PetscCall(CCOOBuildHostLayout(o, S.View(), &L, &st));
     Check(st.nsample == S.Nnz() && CCOOTableBuilt(st) && st.L == 256, "3500 random values: the sample is all of them, table %" PetscInt_FMT, st.L);
     CheckBuilt(o, S, L, st);

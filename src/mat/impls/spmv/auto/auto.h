@@ -10,7 +10,7 @@
       max over the non-empty rows, empty rows), CCOO's slots for each K and its wide rows (so its padding is
       known without building it), rows longer than 64 (the rows BRC cuts into pieces), the
       column range of each window of 2048 consecutive nonzeros (does it fit CCOO's 16-bit column offsets?)
-      and a sample of 4096 values (would CCOO's 256-entry value table cover them?). Also a fingerprint
+      and a sample of 4096 values at CCOO's jittered positions (would CCOO's 256-entry value table cover them?). Also a fingerprint
       of the pattern, so that a rebuild of the same pattern keeps the choice.
    2. The rule (SpMVAutoRank, autohost.cxx) ranks the formats that can win on such a matrix, best first,
       and drops those that cannot (SURAA never ranks: it was never the fastest on any benchmark matrix).
@@ -30,6 +30,7 @@
 #pragma once
 #include "../spmvformat.h"
 #include "../brc/brc.h"
+#include "../ccoo/ccoo.h"
 #include <cstdint>
 
 #if defined(__CUDACC__)
@@ -87,8 +88,10 @@ struct SpMVAutoStats {
   bool   SamePattern(const SpMVAutoStats &o) const { return m == o.m && n == o.n && nnz == o.nnz && hash == o.hash; }
 };
 
-/* the sample: nsample = min(kAutoSample, nnz) values at positions k * nnz / nsample */
-AUTO_HD inline int64_t SpMVAutoSamplePos(int64_t k, int64_t nnz, int64_t nsample) { return nsample ? k * nnz / nsample : 0; }
+/* the sample: nsample = min(kAutoSample, nnz) values, CCOO's positions (CCOOSamplePos: one drawn by a fixed hash
+   in each of nsample equal strata, so that every nonzero is equally likely and no period of the values aliases
+   with a stride; nsample = nnz: every value) */
+AUTO_HD inline int64_t SpMVAutoSamplePos(int64_t k, int64_t nnz, int64_t nsample) { return CCOOSamplePos(k, nnz, nsample); }
 
 /* Fingerprint terms: a 64-bit mix (splitmix64's finalizer) of a position and an index; the fingerprint is
    the sum (mod 2^64) of the terms, so the device may add them in any order */

@@ -165,6 +165,13 @@ constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the C
    descriptors and a buffer) plus 1 + trials products (each at most about one cuSPARSE product) */
 constexpr double kBuildCost[AUTO_N] = {0.5, 13.6, 37.5, 13.8, 3.9, 13.3};
 constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the row offsets and the columns */
+/* CCOO builds its value table only where the sampled values repeat (CCOOTableBuilt: the table's values cover
+   at least 1/CCOO_COVER_DIV of the sample); the 37.5 above is a build with the table (the nine matrices, when
+   every build made one: a sort of all the nonzeros with their positions). Without it the build is a few
+   passes over the CSR: 5.9-13.5 aijcusparse MatMults on the six random-valued matrices of the H100 unseen
+   run at 6b08024 (median 10), against 30-72 for the three that built a table */
+constexpr double kCCOOPlainCost = 10.0;
+double           BuildCost(int id, bool table) { return id == AUTO_CCOO && !table ? kCCOOPlainCost : kBuildCost[id]; }
 
 void Push(int *list, int *n, int id)
 {
@@ -182,6 +189,8 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   const char  *why;
   bool         bet = false; /* the first ranked is a bet on a padding estimate: time the runner-up CSR-order format too */
   const double ccoobytes = SpMVAutoCCOOBytesRatio(st); /* CCOO's bytes over the CSR floor's, without a table */
+  bool         promoted  = false; /* CCOO moved to the front by its bytes (below) */
+  const bool   table     = cover * (double)CCOO_COVER_DIV >= 1.0; /* CCOO would build its value table (its own sample decides, at the same positions) */
 
   PetscFunctionBegin;
   *p = SpMVAutoPlan();
@@ -249,10 +258,40 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     why      = "a few very long rows, columns anywhere: argcsr's own groups for long rows, no atomics";
     order[n++] = AUTO_ARGCSR, order[n++] = AUTO_BRC, order[n++] = AUTO_SEGSUM;
   }
+  /* CCOO by its bytes, whatever the row shape (its chunks of equal size balance any row lengths, long rows
+     included; SpMVAutoCCOOBytesRatio counts its padding from the slot counts):
+     - where, without a value table, it streams at least 5% fewer bytes than the CSR floor, its byte lead
+       exceeds what any CSR-order kernel gains in bandwidth (they reach 91-96% of the copy bandwidth), so it
+       is ranked first and timed. The short-uniform branch already does so; the others rank by the row shape
+       and left it outside the budget. H100, bcsstk13 kron 256 (42 a row, rows up to 95: the irregular-local
+       branch; ratio 0.917): ccoo 85.6 us, segsum 98.1, argcsr 98.4, brc 101.5.
+     - where, without a table, it streams as many bytes as the CSR floor or more, it cannot win: it ran 2-3%
+       behind the best CSR-order format at 0.96-1.0 (dense rows, vsp, the random 27-point stencil) and 4%
+       behind at 1.09 (delaunay); it is not ranked, so that the budget, now that its build without a table
+       is cheap, does not spend it on CCOO. */
+  {
+    int k = 0;
+    while (k < n && order[k] != AUTO_CCOO) k++;
+    if (k < n && k > 0 && local && ccoobytes < kSureBytes) {
+      for (; k > 0; k--) order[k] = order[k - 1];
+      order[0] = AUTO_CCOO;
+      promoted = true;
+    } else if (k < n && k > 0 && !table && ccoobytes >= 1.0) {
+      for (; k + 1 < n; k++) order[k] = order[k + 1];
+      n--;
+    }
+  }
+  /* the bet: brc, the runner-up beside CCOO at 0.95-1.0 of the CSR bytes, comes second */
+  if (bet) {
+    int k = 0;
+    while (k < n && order[k] != AUTO_BRC) k++;
+    if (k < n)
+      for (; k > 1; k--) std::swap(order[k], order[k - 1]);
+  }
   /* SURAA is never ranked: it was the fastest on none of the nine benchmark matrices (0.53-1.34x, behind BRC
      or CCOO on every one): its global sort by length breaks x locality and its three kernel groups cost
      launches. It runs when asked for (-mat_spmv_format, -mat_spmv_candidates). */
-  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s", why));
+  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s", why, promoted ? "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first" : ""));
 
   auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
@@ -274,13 +313,19 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     for (int k = 0; k < AUTO_N; k++)
       if (usable(fallback[k])) Push(p->time, &p->ntime, fallback[k]);
     p->expected = kStatsCost;
-    for (int k = 0; k < p->ntime; k++) p->expected += kBuildCost[p->time[k]] + trial;
+    for (int k = 0; k < p->ntime; k++) p->expected += BuildCost(p->time[k], table) + trial;
   } else {
     Push(p->time, &p->ntime, AUTO_CSR);
     p->expected = kStatsCost + kBuildCost[AUTO_CSR] + trial;
+    /* the budget bounds the whole selection, so the segsum safety net below is reserved in it up front (it is
+       timed in any case): a format ranked after the first is timed only if it fits beside csr, the first ranked
+       and the net (with CCOO's build cheap without a table, the 7-point stencil's plan would otherwise grow
+       from csr, ccoo, segsum to 45 expected products with argcsr) */
+    const double net = usable(AUTO_SEGSUM) ? kBuildCost[AUTO_SEGSUM] + trial : 0.0;
     for (int k = 0; k < p->nrank; k++) {
-      const double c = kBuildCost[p->rank[k]] + trial;
-      if (k == 0 || p->expected + c <= o.budget) {
+      const double c = BuildCost(p->rank[k], table) + trial;
+      const bool   netin = p->rank[k] == AUTO_SEGSUM || std::find(p->time, p->time + p->ntime, AUTO_SEGSUM) != p->time + p->ntime;
+      if (k == 0 || p->expected + c + (netin ? 0.0 : net) <= o.budget) {
         Push(p->time, &p->ntime, p->rank[k]);
         p->expected += c;
       }

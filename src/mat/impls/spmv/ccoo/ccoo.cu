@@ -557,7 +557,7 @@ public:
     }
     PetscCallCUDA(cudaMemcpyAsync(hs, sums, kStats * sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
-    if (st.nsample) st.nrepeat = CCOOSampleRepeats(std::move(sample));
+    if (st.nsample) st.nscover = CCOOSampleCover(std::move(sample), opt.lut_size);
     for (int e = 0; e < CCOO_NK; e++) st.slots_k[e] = (int64_t)hs[e];
     st.nonempty = (PetscInt)hs[CCOO_NK];
     st.maxlen   = (PetscInt)hs[CCOO_NK + 1];
@@ -743,7 +743,7 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: B %" PetscInt_FMT " threads x K %" PetscInt_FMT " = %" PetscInt64_FMT " entries per chunk, %" PetscInt64_FMT " chunks, %" PetscInt64_FMT " stored entries (padding %.1f%%)\n", st.B, st.K, (PetscInt64)st.B * st.K, (PetscInt64)st.nchunks, (PetscInt64)st.padded, 100.0 * (double)(st.padded - st.nnz) / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / 8-bit %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
                                      (PetscInt64)st.nsingle, (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
-    if (st.nsample && !CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled values repeat (fewer than 1/%d)\n", (PetscInt64)st.nrepeat, (PetscInt64)st.nsample, (int)CCOO_REPEAT_DIV));
+    if (st.nsample && !CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: its %" PetscInt_FMT " most frequent sampled values cover %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled (less than 1/%d)\n", opt.lut_size, (PetscInt64)st.nscover, (PetscInt64)st.nsample, (int)CCOO_COVER_DIV));
     else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
     if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
@@ -802,7 +802,7 @@ public:
     /* every invariant against the current CSR (exact values, bit for bit) */
     PetscCall(CCOOCheckLayout(opt, A, d));
     if (!refreshed) { /* then the device arrays must be the host reference's, entry by entry */
-      PetscCheck(rst.nsample == st.nsample && rst.nrepeat == st.nrepeat && rst.L == st.L && rst.ndistinct == st.ndistinct && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+      PetscCheck(rst.nsample == st.nsample && rst.nscover == st.nscover && rst.L == st.L && rst.ndistinct == st.ndistinct && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                  "CCOO device table/encodings differ from the host reference (device/host): table %" PetscInt_FMT "/%" PetscInt_FMT " distinct %" PetscInt64_FMT "/%" PetscInt64_FMT " covered %" PetscInt64_FMT "/%" PetscInt64_FMT " indexed chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " blob %" PetscInt64_FMT "/%" PetscInt64_FMT, st.L, rst.L, (PetscInt64)st.ndistinct,
                  (PetscInt64)rst.ndistinct, (PetscInt64)st.lut_cover, (PetscInt64)rst.lut_cover, (PetscInt64)st.nidx, (PetscInt64)rst.nidx, (PetscInt64)st.blob_bytes, (PetscInt64)rst.blob_bytes);
       PetscCheck(d.lut == ref.lut && d.rep == ref.rep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device value table differs from the host reference");

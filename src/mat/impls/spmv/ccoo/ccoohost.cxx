@@ -46,17 +46,20 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int64_t CCOOSampleRepeats(std::vector<uint64_t> bits)
+int64_t CCOOSampleCover(std::vector<uint64_t> bits, int64_t L)
 {
-  int64_t rep = 0;
+  std::vector<int64_t> counts;
+  int64_t              cover = 0;
   std::sort(bits.begin(), bits.end());
   for (std::size_t k = 0; k < bits.size();) {
     std::size_t e = k;
     while (e < bits.size() && bits[e] == bits[k]) e++;
-    if (e - k >= 2) rep += (int64_t)(e - k);
+    counts.push_back((int64_t)(e - k));
     k = e;
   }
-  return rep;
+  std::sort(counts.begin(), counts.end(), std::greater<int64_t>());
+  for (std::size_t k = 0; k < counts.size() && (int64_t)k < L; k++) cover += counts[k];
+  return cover;
 }
 
 namespace {
@@ -166,7 +169,7 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
     std::vector<uint64_t> sample;
     st->nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
     for (int64_t k = 0; k < st->nsample; k++) sample.push_back(CCOOBits(A.a[CCOOSamplePos(k, A.nnz, st->nsample)]));
-    st->nrepeat = CCOOSampleRepeats(sample);
+    st->nscover = CCOOSampleCover(sample, o.lut_size);
   }
   if (o.lut_size > 0 && A.nnz > 0 && CCOOTableBuilt(*st)) {
     std::vector<uint64_t> bits(A.nnz);
