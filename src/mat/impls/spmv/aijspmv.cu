@@ -444,12 +444,7 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
 
     PetscCheck(nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX && A->cmap->n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s stores 32-bit indices: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros does not fit", c->info->seqname, m, A->cmap->n, nnz);
     PetscCall(PetscGetCurrentCUDAStream(&s));
-    {
-      ParentNames lend;
-      lend.Add(A);
-      PetscCall(MatSeqAIJCUSPARSEGetIJ(A, PETSC_FALSE, &i, &j));
-      PetscCall(MatSeqAIJCUSPARSEGetArrayRead(A, &v));
-    }
+    PetscCall(MatSpMVSeqDeviceCsr(A, PETSC_FALSE, &i, &j, &v));
     rebuild = (PetscBool)(!c->built || c->onhost || A->nonzerostate != c->nzstate || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
     d.m   = m;
     d.n   = A->cmap->n;
@@ -478,12 +473,7 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     c->di = (const int *)i;
     c->dj = (const int *)j;
     c->da = v;
-    {
-      ParentNames lend;
-      lend.Add(A);
-      PetscCall(MatSeqAIJCUSPARSERestoreArrayRead(A, &v));
-      PetscCall(MatSeqAIJCUSPARSERestoreIJ(A, PETSC_FALSE, &i, &j));
-    }
+    PetscCall(MatSpMVSeqDeviceCsr(A, PETSC_TRUE, &i, &j, &v));
   }
   if (rebuild) PetscCall(PetscInfo(A, "%s: built the format %s (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros)\n", c->info->seqname, onhost ? "on the host" : "on the GPU from the parent's device CSR", A->rmap->n, A->cmap->n, ((Mat_SeqAIJ *)A->data)->nz));
   c->built   = PETSC_TRUE;
