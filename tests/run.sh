@@ -223,6 +223,7 @@ run poly_single_view         grep_run "precision: single (the polynomial's produ
 run poly_single_view_spmv    grep_run "fp32 copy of A in format spmv" ex19_poly -pc_poly_precision single -pc_poly_jacobi 0 -pc_poly_type chebyshev -pc_poly_eigenvalues 1,20 -ksp_view -snes_max_it 1
 run poly_single_log_event    grep_run "^MatSpMVSingle" ex19_poly -pc_poly_precision single -log_view -snes_max_it 1
 run poly_single_help         grep_run "pc_poly_single_format" ex19_poly -help -snes_max_it 1
+run poly_single_baij         grep_run "single asked, double used: the fp32 copy needs an AIJ operator, not seqbaij" ex19_type baij -pc_type poly -pc_poly_precision single -ksp_view -snes_max_it 1
 expect_error poly_bad_precision     "Unknown -pc_poly_precision half"       ex19_poly -pc_poly_precision half
 expect_error poly_bad_single_format "pc_poly_single_format ccoo: use brc"   ex19_poly -pc_poly_precision single -pc_poly_single_format ccoo
 # 9. the benchmark's CPU smoke run (correctness only)

@@ -334,10 +334,16 @@ static PetscErrorCode PCPolySetUpSingle(PC pc)
   PetscObjectState nzs;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrbeginswith(t, "seqaij", &seq));
+  PetscCall(PetscStrbeginswith(t, "mpiaij", &mpi));
+  if (!seq && !mpi) { /* a shell, BAIJ, dense, ...: no copy can be made; the fp64 operator it is */
+    PetscCall(MatDestroy(&poly->S));
+    poly->snz = -1;
+    PetscCall(PetscInfo(pc, "The fp32 copy needs an AIJ operator, not %s: the products stay in double precision\n", t));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (poly->sformat[0]) fmt = poly->sformat;
   else {
-    PetscCall(PetscStrbeginswith(t, "seqaij", &seq));
-    PetscCall(PetscStrbeginswith(t, "mpiaij", &mpi));
     if (seq || mpi) {
       PetscBool brc, segsum;
       PetscCall(PetscStrcmp(t + 6, "brc", &brc));
@@ -725,7 +731,8 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
     PetscCall(MatView(poly->S, viewer));
     PetscCall(PetscViewerPopFormat(viewer));
     PetscCall(PetscViewerASCIIPopTab(viewer));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: double\n"));
+  } else if (poly->precision == PC_POLY_PRECISION_SINGLE) PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single asked, double used: the fp32 copy needs an AIJ operator, not %s\n", poly->A ? ((PetscObject)poly->A)->type_name : "?"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: double\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1150,7 +1157,8 @@ PetscErrorCode PCPolyGetRoots(PC pc, PetscInt *n, const PetscReal *re[], const P
   operator's own when it is `brc` or `segsum`, else `spmv` times both on the GPU and keeps the faster. On the GPU the
   setup also times the product B v with the copy and with the operator itself (5 products each) and keeps the
   operator when it is faster: a format that compresses the values (`ccoo`'s value table, 1-byte indices) may read
-  fewer bytes than any fp32 layout; `-ksp_view` and `-info` say which ran. Entries of B
+  fewer bytes than any fp32 layout; `-ksp_view` and `-info` say which ran. An operator that is not AIJ (a shell,
+  BAIJ, ...) keeps its fp64 products. Entries of B
   that overflow fp32, nonzeros that round to 0 and values that are not finite are an error (`PETSC_ERR_FP`).
 
 .seealso: [](ch_ksp), `PCPOLY`, `PCPolyGetPrecision()`, `MatSpMVSingleSetUp()`
