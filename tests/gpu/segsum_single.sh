@@ -6,12 +6,13 @@
 set -eu
 what=${1:-build}; B=${2:-build}
 SEG=$B/obj/src/mat/impls/spmv/segsum
+POOL=$B/obj/src/mat/impls/spmv/spmvdevice.o
 case $what in
 build)
-  make BUILD="$B" "$SEG/segsum.o" "$SEG/segsumhost.o"
+  make BUILD="$B" "$SEG/segsum.o" "$SEG/segsumhost.o" "$POOL"
   make BUILD="$B" --no-print-directory \
     --eval "$B/obj/tests/gpu/segsum_single.o: tests/gpu/segsum_single.cu $SEG/segsum.o ; @mkdir -p \$(@D); \$(CUDAC) -c -o \$@ \$(CUFLAGS) \$<" \
-    --eval "$B/bin/test_segsum_single: $B/obj/tests/gpu/segsum_single.o $SEG/segsum.o $SEG/segsumhost.o ; @mkdir -p \$(@D); \$(CXX_LINKER) -o \$@ \$^ \$(PETSC_LIB)" \
+    --eval "$B/bin/test_segsum_single: $B/obj/tests/gpu/segsum_single.o $SEG/segsum.o $SEG/segsumhost.o $POOL ; @mkdir -p \$(@D); \$(CXX_LINKER) -o \$@ \$^ \$(PETSC_LIB)" \
     "$B/bin/test_segsum_single" ;;
 run)
   "$B/bin/test_segsum_single"

@@ -456,8 +456,8 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     } else {
       if (rebuild) {
         PetscCall(spmv::DeviceFree({c->ni, c->nj}));
-        PetscCall(spmv::DeviceAlloc(&c->ni, m + 1, nullptr));
-        PetscCall(spmv::DeviceAlloc(&c->nj, nnz, nullptr));
+        PetscCall(spmv::DeviceAlloc(&c->ni, m + 1, nullptr, s));
+        PetscCall(spmv::DeviceAlloc(&c->nj, nnz, nullptr, s));
         Narrow<<<spmv::GridFor(m + 1, 256, 4096), 256, 0, s>>>(m + 1, i, c->ni);
         Narrow<<<spmv::GridFor(nnz, 256, 4096), 256, 0, s>>>(nnz, j, c->nj);
         SpMVCheckLaunch();
@@ -469,6 +469,7 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     if (rebuild) PetscCall(c->fmt->BuildDevice(d, s));
     else PetscCall(c->fmt->RefreshDevice(d, s));
     PetscCallCUDA(cudaStreamSynchronize(s)); /* once per (re)assembly: honest event times, errors surface here */
+    if (rebuild) PetscCall(spmv::TrimPool()); /* the build's temporaries (and a selection's losers) go back to the driver */
     PetscCall(PetscLogEventEnd(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
     c->di = (const int *)i;
     c->dj = (const int *)j;
@@ -798,6 +799,7 @@ PetscErrorCode MatSpMVSeqDetach(Mat A)
   PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
   delete c->fmt;
   PetscCall(FreeDevice(c));
+  PetscCall(spmv::TrimPool()); /* what they held goes back to the driver */
   Overlays().erase(A->data);
   delete c;
   PetscFunctionReturn(PETSC_SUCCESS);

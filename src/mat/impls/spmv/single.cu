@@ -65,6 +65,7 @@ struct Block {
     i = j = nullptr, a32 = nullptr;
     delete fmt;
     fmt   = nullptr;
+    PetscCall(spmv::TrimPool()); /* what they held goes back to the driver */
     built = false;
     hi.clear(), hj.clear(), ha.clear();
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -163,11 +164,11 @@ PetscErrorCode UpdateBlock(Block &b, Mat M, const char *format, const PetscScala
       PetscCall(b.fmt->ReleaseDevice());
       PetscCall(spmv::DeviceFree({b.i, b.j, b.a32}));
       b.i = b.j = nullptr, b.a32 = nullptr;
-      PetscCall(spmv::DeviceAlloc(&b.i, m + 1, nullptr));
-      PetscCall(spmv::DeviceAlloc(&b.j, nnz, nullptr));
-      PetscCall(spmv::DeviceAlloc(&b.a32, nnz, nullptr));
+      PetscCall(spmv::DeviceAlloc(&b.i, m + 1, nullptr, s));
+      PetscCall(spmv::DeviceAlloc(&b.j, nnz, nullptr, s));
+      PetscCall(spmv::DeviceAlloc(&b.a32, nnz, nullptr, s));
     }
-    PetscCall(spmv::DeviceAlloc(&dbad, kNumBad, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dbad, kNumBad, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(dbad, 0, kNumBad * sizeof(*dbad), s));
     PetscCall(MatSpMVSeqDeviceCsr(M, PETSC_FALSE, &pi, &pj, &pa));
     ScaleRound<<<spmv::GridFor(m, 256, 8192), 256, 0, s>>>(m, pi, pj, pa, d, rebuild, b.i, b.j, b.a32, dbad);
@@ -175,13 +176,14 @@ PetscErrorCode UpdateBlock(Block &b, Mat M, const char *format, const PetscScala
     PetscCall(MatSpMVSeqDeviceCsr(M, PETSC_TRUE, &pi, &pj, &pa));
     PetscCallCUDA(cudaMemcpyAsync(hbad, dbad, sizeof(hbad), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({dbad}));
+    PetscCall(spmv::DeviceFree({dbad}, s));
     for (int c = 0; c < kNumBad; c++) bad[c] += (int64_t)hbad[c];
     SpMVDeviceCsr A;
     A.m = m, A.n = n, A.nnz = nnz, A.i = b.i, A.j = b.j, A.a32 = b.a32, A.single = true;
     if (rebuild) PetscCall(b.fmt->BuildDevice(A, s));
     else PetscCall(b.fmt->RefreshDevice(A, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
+    if (rebuild) PetscCall(spmv::TrimPool()); /* the build's temporaries go back to the driver */
   } else {
     Mat_SeqAIJ        *a = (Mat_SeqAIJ *)M->data;
     const PetscScalar *pa;

@@ -274,13 +274,14 @@ __global__ void LongRows(int nl, const int *__restrict__ lrow, const int *__rest
 /* build grids: kThreads per block, at most 2^20 blocks */
 inline unsigned GridFor(int64_t threads) { return spmv::GridFor(threads, kThreads, (int64_t)1 << 20); }
 
-/* CUB temporary storage of one build (grown by spmv::ExclusiveSum), freed with it */
+/* CUB temporary storage of one build on stream s (grown by spmv::ExclusiveSum), freed with it */
 struct Scratch {
-  void       *p     = nullptr;
-  std::size_t bytes = 0;
+  void        *p     = nullptr;
+  std::size_t  bytes = 0;
+  cudaStream_t s     = nullptr;
   ~Scratch()
   {
-    if (p) (void)cudaFree(p);
+    if (p) (void)cudaFreeAsync(p, s);
   }
 };
 
@@ -354,6 +355,7 @@ public:
     int64_t      *ng = nullptr, *gfirst = nullptr, *gsize = nullptr, tot[2];
     int          *isl = nullptr, *lfirst = nullptr, *stats = nullptr, hstats[3], nl;
     Scratch       tmp;
+    tmp.s = s;
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
@@ -366,10 +368,10 @@ public:
     ondevice = true;
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* 1. groups per row (one thread per window), their prefix sums: first group of each row, long rows */
-    PetscCall(spmv::DeviceAlloc(&ng, m + 1, nullptr));
-    PetscCall(spmv::DeviceAlloc(&gfirst, m + 1, nullptr));
-    PetscCall(spmv::DeviceAlloc(&isl, m + 1, nullptr));
-    PetscCall(spmv::DeviceAlloc(&lfirst, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&ng, m + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&gfirst, m + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&isl, m + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&lfirst, m + 1, nullptr, s));
     Windows<<<GridFor((m + par.R - 1) / par.R), kThreads, 0, s>>>(m, par, A.i, ng, isl);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(ng, gfirst, m + 1, &tmp.p, &tmp.bytes, s));
@@ -382,23 +384,23 @@ public:
     st.groups    = G;
     st.long_rows = nl;
     /* 2. the group table, the long rows */
-    PetscCall(spmv::DeviceAlloc(&dev.ginfo, 4 * G, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.ginfo, 4 * G, &dev.bytes, s));
     GroupTable<<<GridFor(G), kThreads, 0, s>>>(G, m, par, A.i, gfirst, dev.ginfo);
     SpMVCheckLaunch();
     if (nl) {
-      PetscCall(spmv::DeviceAlloc(&dev.lrow, nl, &dev.bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.lgroup, nl, &dev.bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.lcount, nl, &dev.bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.part, G, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.lrow, nl, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.lgroup, nl, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.lcount, nl, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.part, G, &dev.bytes, s));
       LongTable<<<GridFor(m), kThreads, 0, s>>>(m, isl, lfirst, ng, gfirst, dev.lrow, dev.lgroup, dev.lcount);
       SpMVCheckLaunch();
     }
     /* 3. threads per row, chunk sizes, threadsMapping, heads; offsets by a scan of the group sizes */
-    PetscCall(spmv::DeviceAlloc(&dev.map, m, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.heads, G * par.nw, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.goff, G + 1, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&gsize, G + 1, nullptr));
-    PetscCall(spmv::DeviceAlloc(&stats, 3, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.map, m, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.heads, G * par.nw, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.goff, G + 1, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&gsize, G + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&stats, 3, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(stats, 0, 3 * sizeof(int), s));
     PetscCallCUDA(cudaMemsetAsync(gsize + G, 0, sizeof(int64_t), s));
     {
@@ -416,12 +418,12 @@ public:
     st.max_rows  = hstats[1];
     st.pieces    = hstats[2];
     /* 4. the chunks */
-    PetscCall(spmv::DeviceAlloc(&dev.col, st.stored, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.val, st.stored, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.col, st.stored, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.val, st.stored, &dev.bytes, s));
     Fill<false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val);
     SpMVCheckLaunch();
     PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({ng, gfirst, isl, lfirst, gsize, stats})); /* all allocated: none skipped */
+    PetscCall(spmv::DeviceFree({ng, gfirst, isl, lfirst, gsize, stats}, s)); /* all allocated: none skipped */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

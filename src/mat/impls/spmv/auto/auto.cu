@@ -131,7 +131,7 @@ public:
       PetscCallCUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), beta == 0.0 ? &b0 : &b1));
     }
     bufbytes = std::max(b0, b1);
-    if (bufbytes) PetscCallCUDA(cudaMalloc(&buf, bufbytes));
+    if (bufbytes) PetscCall(spmv::DeviceAlloc((char **)&buf, bufbytes, nullptr, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -223,9 +223,23 @@ __device__ __forceinline__ ull WarpSum(ull v)
   return v;
 }
 
+/* per-block sums of the counters in shared memory, one global atomic per counter and block at the end: with a
+   global atomic per warp, 16k warps onto the same dozen addresses took longer than reading the columns */
+__device__ __forceinline__ void BlockFlush(ull *sh, ull *__restrict__ c)
+{
+  __syncthreads();
+  if (threadIdx.x < C_N && sh[threadIdx.x]) {
+    if (threadIdx.x == C_MAX) atomicMax(c + C_MAX, sh[C_MAX]);
+    else atomicAdd(c + threadIdx.x, sh[threadIdx.x]);
+  }
+}
+
 __global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__restrict__ rp, const int *__restrict__ cj, ull *__restrict__ c)
 {
-  ull ne = 0, mx = 0, sq = 0, nl = 0, nnl = 0, h = 0, sl[5] = {0, 0, 0, 0, 0}, wd = 0;
+  __shared__ ull sh[C_N];
+  ull            ne = 0, mx = 0, sq = 0, nl = 0, nnl = 0, h = 0, sl[5] = {0, 0, 0, 0, 0}, wd = 0;
+  if (threadIdx.x < C_N) sh[threadIdx.x] = 0;
+  __syncthreads();
   for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
     const int b = __ldg(rp + r), e = __ldg(rp + r + 1);
     const ull len = (ull)(e - b);
@@ -251,24 +265,29 @@ __global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__res
   for (int k = 0; k < 5; k++) sl[k] = WarpSum(sl[k]);
   for (int o = 16; o > 0; o >>= 1) mx = max(mx, __shfl_down_sync(0xffffffffu, mx, o));
   if ((threadIdx.x & 31) == 0) {
-    atomicAdd(c + C_EMPTY, ne);
-    atomicMax(c + C_MAX, mx);
-    atomicAdd(c + C_SUMSQ, sq);
-    atomicAdd(c + C_LONG, nl);
-    atomicAdd(c + C_NNZLONG, nnl);
-    atomicAdd(c + C_HASH, h);
-    atomicAdd(c + C_WIDE, wd);
+    atomicAdd(sh + C_EMPTY, ne);
+    atomicMax(sh + C_MAX, mx);
+    atomicAdd(sh + C_SUMSQ, sq);
+    atomicAdd(sh + C_LONG, nl);
+    atomicAdd(sh + C_NNZLONG, nnl);
+    atomicAdd(sh + C_HASH, h);
+    atomicAdd(sh + C_WIDE, wd);
 #pragma unroll
-    for (int k = 0; k < 5; k++) atomicAdd(c + C_SLOT0 + k, sl[k]);
+    for (int k = 0; k < 5; k++) atomicAdd(sh + C_SLOT0 + k, sl[k]);
   }
+  BlockFlush(sh, c);
 }
 
-/* one block per window of kAutoWindow consecutive nonzeros: its column range; the columns' fingerprint */
+/* one block per window of kAutoWindow consecutive nonzeros (grid-stride over the windows): its column range;
+   the columns' fingerprint */
 __global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t nwin, const int *__restrict__ cj, ull *__restrict__ c)
 {
   using Reduce = cub::BlockReduce<int, kStatThreads>;
   __shared__ typename Reduce::TempStorage tmp;
-  ull                                     h = 0;
+  __shared__ ull                          sh[C_N];
+  ull                                     h = 0, span = 0, n16 = 0; /* span, n16: thread 0's sums over its windows */
+  if (threadIdx.x < C_N) sh[threadIdx.x] = 0;
+  __syncthreads();
   for (int64_t w = blockIdx.x; w < nwin; w += gridDim.x) {
     const int64_t e  = min((w + 1) * kAutoWindow, nnz);
     int           lo = INT_MAX, hi = -1;
@@ -283,13 +302,17 @@ __global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t
     const int bhi = Reduce(tmp).Reduce(hi, MaxOp());
     __syncthreads();
     if (threadIdx.x == 0) {
-      const ull span = (ull)(bhi - blo);
-      atomicAdd(c + C_WINSPAN, span);
-      if (span <= (ull)kAutoSpan16) atomicAdd(c + C_WIN16, 1ull);
+      span += (ull)(bhi - blo);
+      n16 += (ull)(bhi - blo) <= (ull)kAutoSpan16;
     }
   }
   h = WarpSum(h);
-  if ((threadIdx.x & 31) == 0) atomicAdd(c + C_HASH, h);
+  if ((threadIdx.x & 31) == 0) atomicAdd(sh + C_HASH, h);
+  if (threadIdx.x == 0) {
+    atomicAdd(sh + C_WINSPAN, span);
+    atomicAdd(sh + C_WIN16, n16);
+  }
+  BlockFlush(sh, c);
 }
 
 __global__ void SampleValues(int64_t nnz, int64_t ns, const double *__restrict__ a, double *__restrict__ out)
@@ -302,6 +325,7 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   ull                *dc = nullptr, hc[C_N];
   double             *dv = nullptr;
   std::vector<double> v;
+  int                 sms;
 
   PetscFunctionBegin;
   *st         = SpMVAutoStats();
@@ -311,12 +335,13 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   st->nwin    = (A.nnz + kAutoWindow - 1) / kAutoWindow;
   st->nsample = std::min<int64_t>(kAutoSample, A.nnz);
   v.resize((std::size_t)st->nsample);
-  PetscCall(spmv::DeviceAlloc(&dc, C_N, nullptr));
-  PetscCall(spmv::DeviceAlloc(&dv, st->nsample, nullptr));
+  PetscCall(spmv::DeviceAlloc(&dc, C_N, nullptr, s));
+  PetscCall(spmv::DeviceAlloc(&dv, st->nsample, nullptr, s));
   PetscCallCUDA(cudaMemsetAsync(dc, 0, C_N * sizeof(ull), s));
-  if (A.m) RowStats<<<spmv::GridFor(A.m, kStatThreads, 2048), kStatThreads, 0, s>>>((int)A.m, A.i, A.j, dc);
+  PetscCall(spmv::DeviceSMCount(&sms));
+  if (A.m) RowStats<<<spmv::GridFor(A.m, kStatThreads, 4 * sms), kStatThreads, 0, s>>>((int)A.m, A.i, A.j, dc);
   SpMVCheckLaunch();
-  if (st->nwin) WindowStats<<<(unsigned)std::min<int64_t>(st->nwin, 8192), kStatThreads, 0, s>>>(A.nnz, st->nwin, A.j, dc);
+  if (st->nwin) WindowStats<<<(unsigned)std::min<int64_t>(st->nwin, 8 * sms), kStatThreads, 0, s>>>(A.nnz, st->nwin, A.j, dc);
   SpMVCheckLaunch();
   if (st->nsample && A.single) PetscCallCUDA(cudaMemsetAsync(dv, 0, st->nsample * sizeof(double), s)); /* fp32 values: CCOO is no candidate, no sample */
   else if (st->nsample) SampleValues<<<spmv::GridFor(st->nsample, kStatThreads, 64), kStatThreads, 0, s>>>(A.nnz, st->nsample, A.a, dv);
@@ -324,7 +349,7 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   PetscCallCUDA(cudaMemcpyAsync(hc, dc, sizeof(hc), cudaMemcpyDeviceToHost, s));
   if (st->nsample) PetscCallCUDA(cudaMemcpyAsync(v.data(), dv, v.size() * sizeof(double), cudaMemcpyDeviceToHost, s));
   PetscCallCUDA(cudaStreamSynchronize(s));
-  PetscCall(spmv::DeviceFree({dc, dv}));
+  PetscCall(spmv::DeviceFree({dc, dv}, s));
   st->nempty  = (int64_t)hc[C_EMPTY];
   st->maxlen  = (int64_t)hc[C_MAX];
   st->sumsq   = hc[C_SUMSQ];
@@ -627,8 +652,8 @@ public:
       PetscCall(Chosen().BuildDevice(A, s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    PetscCall(spmv::DeviceAlloc(&x, A.n, nullptr));
-    PetscCall(spmv::DeviceAlloc(&y, A.m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&x, A.n, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&y, A.m, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(x, 0x3f, std::max<PetscInt>(A.n, 1) * sizeof(PetscScalar), s)); /* 4.8e-4 everywhere: a normal number */
     PetscCallCUDA(cudaEventCreate(&e0));
     PetscCallCUDA(cudaEventCreate(&e1));
@@ -662,7 +687,7 @@ public:
     }
     PetscCallCUDA(cudaEventDestroy(e0));
     PetscCallCUDA(cudaEventDestroy(e1));
-    PetscCall(spmv::DeviceFree({x, y}));
+    PetscCall(spmv::DeviceFree({x, y}, s));
     PetscCheck(best >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "spmv: no candidate was timed");
     rec.chosen = best;
     rec.how    = TIMED;

@@ -305,11 +305,11 @@ public:
     single = A.single;
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* 1. row lengths, statistics, stable descending sort */
-    PetscCall(spmv::DeviceAlloc(&len, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&rows, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&slen, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&srows, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&sums, 4, nullptr));
+    PetscCall(spmv::DeviceAlloc(&len, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&rows, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&slen, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&srows, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&sums, 4, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, 4 * sizeof(*sums), s));
     RowStats<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, A.i, len, rows, sums);
     SpMVCheckLaunch();
@@ -322,18 +322,18 @@ public:
     const PetscInt nwin = (m + W - 1) / W;
     const int      lbits = std::max(1, 32 - __builtin_clz((unsigned)std::max<PetscInt>(st.maxlen, 1)));
     const int      wbits = nwin > 1 ? 32 - __builtin_clz((unsigned)(nwin - 1)) : 0;
-    PetscCall(spmv::DeviceAlloc(&key, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&skey, m, nullptr));
+    PetscCall(spmv::DeviceAlloc(&key, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&skey, m, nullptr, s));
     WindowKeys<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, W, lbits, st.maxlen, len, key);
     SpMVCheckLaunch();
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
-    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
+    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, sizeof(*sums), s));
     GatherLen<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, srows, len, slen, st.B2, sums);
     SpMVCheckLaunch();
     /* 2. passes per window, flattened (window, pass) pass sizes, their exclusive scan = the slot positions */
-    PetscCall(spmv::DeviceAlloc(&woff, nwin + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&woff, nwin + 1, nullptr, s));
     WindowPasses<<<GridFor(nwin + 1), kThreads, 0, s>>>(nwin, W, slen, st.B2, woff);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(woff, woff, (int)(nwin + 1), &tmp, &tmpbytes, s));
@@ -343,7 +343,7 @@ public:
     PetscCallCUDA(cudaMemcpyAsync(&nsplit, sums, sizeof(nsplit), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     st.nsplit = (PetscInt)nsplit;
-    PetscCall(spmv::DeviceAlloc(&count, K + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&count, K + 1, nullptr, s));
     PassCounts<<<GridFor(K + 1), kThreads, 0, s>>>((PetscInt)K, m, nwin, W, woff, slen, st.B2, count);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(count, count, (int)(K + 1), &tmp, &tmpbytes, s));
@@ -354,15 +354,15 @@ public:
     PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
     /* 3. slots: row, start, length of every piece */
     const int64_t nslot = st.nblocks * kB1;
-    PetscCall(spmv::DeviceAlloc(&dev.slot_row, nslot, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.slot_start, nslot, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.slot_take, nslot, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_row, nslot, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_start, nslot, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_take, nslot, &dev.bytes, s));
     if (nslot) Slots<<<GridFor(nslot), kThreads, 0, s>>>(st.nslots, nslot, (PetscInt)K, count, nwin, W, woff, srows, slen, A.i, st.B2, dev.slot_row, dev.slot_start, dev.slot_take);
     SpMVCheckLaunch();
     /* 4. block widths and offsets */
-    PetscCall(spmv::DeviceAlloc(&dev.width, st.nblocks, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.offset, st.nblocks + 1, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&bsize, st.nblocks + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.width, st.nblocks, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.offset, st.nblocks + 1, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&bsize, st.nblocks + 1, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(bsize + st.nblocks, 0, sizeof(int64_t), s));
     if (st.nblocks) BlockWidths<<<GridFor(nslot), kThreads, 0, s>>>(st.nblocks, dev.slot_take, dev.width, bsize);
     SpMVCheckLaunch();
@@ -374,19 +374,19 @@ public:
     bool off16 = false;
     if (A.single) {
       unsigned *dmx, hmx;
-      PetscCall(spmv::DeviceAlloc(&dmx, 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&dmx, 1, nullptr, s));
       PetscCallCUDA(cudaMemsetAsync(dmx, 0, sizeof(unsigned), s));
       MaxOffset<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, A.i, A.j, dmx);
       SpMVCheckLaunch();
       PetscCallCUDA(cudaMemcpyAsync(&hmx, dmx, sizeof(hmx), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
-      PetscCall(spmv::DeviceFree({dmx}));
+      PetscCall(spmv::DeviceFree({dmx}, s));
       off16 = hmx <= SHRT_MAX;
     }
-    if (off16) PetscCall(spmv::DeviceAlloc(&dev.col16, st.padded, &dev.bytes));
-    else PetscCall(spmv::DeviceAlloc(&dev.col, st.padded, &dev.bytes));
-    if (A.single) PetscCall(spmv::DeviceAlloc(&dev.data32, st.padded, &dev.bytes));
-    else PetscCall(spmv::DeviceAlloc(&dev.data, st.padded, &dev.bytes));
+    if (off16) PetscCall(spmv::DeviceAlloc(&dev.col16, st.padded, &dev.bytes, s));
+    else PetscCall(spmv::DeviceAlloc(&dev.col, st.padded, &dev.bytes, s));
+    if (A.single) PetscCall(spmv::DeviceAlloc(&dev.data32, st.padded, &dev.bytes, s));
+    else PetscCall(spmv::DeviceAlloc(&dev.data, st.padded, &dev.bytes, s));
     PetscCall(FillValues<false>(A, s));
     /* statistics the host knows without a scan */
     {
@@ -396,7 +396,7 @@ public:
       st.rep                 = opt.coarsen ? opt.coarsen : (st.sigma > st.mu ? (PetscInt)std::min<int64_t>(8, std::max<int64_t>(1, st.nblocks / (2 * resident))) : 1);
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({len, rows, slen, srows, sums, count, bsize, woff, key, skey, tmp})); /* all allocated: none skipped */
+    PetscCall(spmv::DeviceFree({len, rows, slen, srows, sums, count, bsize, woff, key, skey, tmp}, s)); /* all allocated: none skipped */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

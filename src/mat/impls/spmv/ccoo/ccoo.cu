@@ -546,7 +546,7 @@ public:
     std::vector<uint64_t> sample;
     if (opt.lut_size > 0 && A.nnz > 0) st.nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
     sample.resize((std::size_t)st.nsample);
-    PetscCall(spmv::DeviceAlloc(&sums, kStats + st.nsample, nullptr));
+    PetscCall(spmv::DeviceAlloc(&sums, kStats + st.nsample, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, kStats * sizeof(u64), s));
     RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, A.j, sums);
     SpMVCheckLaunch();
@@ -640,20 +640,20 @@ public:
     st.padded        = st.nchunks * C;
     PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
     gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
-    PetscCall(spmv::DeviceAlloc(&gstart, m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&gstart, m + 1, nullptr, s));
     RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(gstart, gstart, (int)(m + 1), &tmp, &tmpbytes, s));
 
     /* 4. per-chunk analysis */
-    PetscCall(spmv::DeviceAlloc(&dev.fmt, st.nchunks, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.row_base, st.nchunks, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.col_base, st.nchunks, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.chunk_ptr, st.nchunks + 1, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.slot_src, st.nchunks * B, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.slot_cnt, st.nchunks * B, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&slot_row, st.nchunks * B, nullptr));
-    PetscCall(spmv::DeviceAlloc(&size, st.nchunks + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.fmt, st.nchunks, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.row_base, st.nchunks, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.col_base, st.nchunks, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.chunk_ptr, st.nchunks + 1, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_src, st.nchunks * B, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.slot_cnt, st.nchunks * B, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&slot_row, st.nchunks * B, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&size, st.nchunks + 1, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(size + st.nchunks, 0, sizeof(int64_t), s));
     Analyze<<<gridb, B, 0, s>>>(st.nchunks, st.S, m, (int)A.nnz, (int)K, gstart, A.i, A.j, Abits, dev.lut, (int)st.L, (int)opt.col_bits, opt.single_row ? 1 : 0, slot_row, dev.slot_src, dev.slot_cnt, dev.fmt, dev.row_base, dev.col_base, size);
     SpMVCheckLaunch();
@@ -664,13 +664,13 @@ public:
     PetscCallCUDA(cudaStreamSynchronize(s));
 
     /* 6. fill */
-    PetscCall(spmv::DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&dev.vals, st.padded, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&dev.vals, st.padded, &dev.bytes, s));
     Fill<<<gridb, B, 0, s>>>(st.nchunks, (int)K, slot_row, dev.slot_src, dev.slot_cnt, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<u64 *>(dev.vals));
     SpMVCheckLaunch();
 
     /* 7. chunk counts */
-    PetscCall(spmv::DeviceAlloc(&dev.counter, 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.counter, 1, &dev.bytes, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, 7 * sizeof(u64), s));
     CountChunks<<<GridFor(st.nchunks, 1024), kThreads, 0, s>>>(st.nchunks, dev.fmt, sums);
     SpMVCheckLaunch();

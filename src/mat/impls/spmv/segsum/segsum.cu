@@ -472,7 +472,7 @@ PetscErrorCode Launch(const Dev &D, bool single, int warps, bool speculate, cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the vector loads need 16-byte aligned columns and values (cudaMalloc'd arrays are) */
+/* the vector loads need 16-byte aligned columns and values (device arrays are 256-byte aligned: spmv::DeviceAlloc) */
 inline bool Aligned16(const void *p) { return ((std::uintptr_t)p & 15u) == 0; }
 } // namespace
 
@@ -570,12 +570,12 @@ public:
     dev.nwarps = st.nwarps;
     if (A.m == 0) PetscFunctionReturn(PETSC_SUCCESS);
     /* tile boundaries */
-    PetscCall(spmv::DeviceAlloc(&dev.bound, st.ntiles + 1, &bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.bound, st.ntiles + 1, &bytes, s));
     Bounds<<<Grid(st.ntiles + 1), kAux, 0, s>>>(st.ntiles, WT, st.nnz, dev.m, A.i, dev.bound);
     SpMVCheckLaunch();
     /* empty rows */
-    PetscCall(spmv::DeviceAlloc(&flag, A.m + 1, nullptr));
-    PetscCall(spmv::DeviceAlloc(&pos, A.m + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&flag, A.m + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&pos, A.m + 1, nullptr, s));
     EmptyFlags<<<Grid(A.m + 1), kAux, 0, s>>>(dev.m, A.i, flag);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(flag, pos, (int)(A.m + 1), &tmp, &tmpbytes, s));
@@ -585,15 +585,15 @@ public:
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nempty = dev.nempty = ne;
     }
-    PetscCall(spmv::DeviceAlloc(&dev.erow, st.nempty, &bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.erow, st.nempty, &bytes, s));
     if (st.nempty) ScatterRows<<<Grid(A.m), kAux, 0, s>>>(dev.m, flag, pos, dev.erow);
     SpMVCheckLaunch();
     /* synchronizer slots and their runs */
     if (st.nwarps) {
-      PetscCall(spmv::DeviceAlloc(&sync, st.nwarps + 1, nullptr));
-      PetscCall(spmv::DeviceAlloc(&runstart, st.nwarps + 1, nullptr));
-      PetscCall(spmv::DeviceAlloc(&spos, st.nwarps + 1, nullptr));
-      PetscCall(spmv::DeviceAlloc(&rpos, st.nwarps + 1, nullptr));
+      PetscCall(spmv::DeviceAlloc(&sync, st.nwarps + 1, nullptr, s));
+      PetscCall(spmv::DeviceAlloc(&runstart, st.nwarps + 1, nullptr, s));
+      PetscCall(spmv::DeviceAlloc(&spos, st.nwarps + 1, nullptr, s));
+      PetscCall(spmv::DeviceAlloc(&rpos, st.nwarps + 1, nullptr, s));
       WarpFlags<<<Grid(st.nwarps + 1), kAux, 0, s>>>(st.nwarps, dev.S, WT, A.i, dev.bound, sync, runstart);
       SpMVCheckLaunch();
       PetscCall(spmv::ExclusiveSum(sync, spos, (int)(st.nwarps + 1), &tmp, &tmpbytes, s));
@@ -604,15 +604,15 @@ public:
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nslots = dev.nslots = ns;
       st.nruns = dev.nruns = nr;
-      PetscCall(spmv::DeviceAlloc(&dev.wslot, st.nwarps, &bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.run_off, st.nruns + 1, &bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.run_row, st.nruns, &bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.sval, st.nslots, &bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.wslot, st.nwarps, &bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.run_off, st.nruns + 1, &bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.run_row, st.nruns, &bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.sval, st.nslots, &bytes, s));
       SlotsRuns<<<Grid(st.nwarps + 1), kAux, 0, s>>>(st.nwarps, dev.S, dev.bound, sync, spos, runstart, rpos, dev.wslot, dev.run_off, dev.run_row);
       SpMVCheckLaunch();
     }
     /* statistics */
-    PetscCall(spmv::DeviceAlloc(&cnt, 4, nullptr));
+    PetscCall(spmv::DeviceAlloc(&cnt, 4, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(cnt, 0, 4 * sizeof(*cnt), s));
     if (st.ntiles || st.nruns) Stats<<<Grid(std::max(st.ntiles, st.nruns), 1024), kAux, 0, s>>>(st.ntiles, WT, dev.bound, st.nempty, dev.erow, st.nruns, dev.run_off, cnt);
     SpMVCheckLaunch();
@@ -623,12 +623,12 @@ public:
     st.nlong     = (int64_t)hc[2];
     st.nlongruns = (int64_t)hc[3];
     st.auxbytes  = SegSumAuxBytes(st);
-    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}));
+    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
   /* The values the kernel reads, fp64 (a) or fp32 (a32, a single CSR), and the columns: the vector loads
-     need them 16-byte aligned (cudaMalloc'd arrays are). Values-only refresh: the auxiliary arrays depend
+     need them 16-byte aligned (device arrays are 256-byte aligned: spmv::DeviceAlloc). Values-only refresh: the auxiliary arrays depend
      on the pattern only, so a refresh may even change the value type. */
   PetscErrorCode SetValues(const SpMVDeviceCsr &A)
   {

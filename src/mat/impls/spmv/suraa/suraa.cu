@@ -611,16 +611,16 @@ public:
     if (m == 0) {
       PetscCall(SURAASegmentRows(opt, &p));
       PetscCall(SURAAPlanFromCounts(opt, &p));
-      PetscCall(spmv::DeviceAlloc(&dev.rps, 1, &dev.bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.cstart, 1, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.rps, 1, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.cstart, 1, &dev.bytes, s));
       PetscCallCUDA(cudaMemsetAsync(dev.rps, 0, sizeof(int), s));
       PetscCallCUDA(cudaMemsetAsync(dev.cstart, 0, sizeof(int), s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     /* 1. row lengths and statistics */
-    PetscCall(spmv::DeviceAlloc(&len, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&sums, 6, nullptr));
+    PetscCall(spmv::DeviceAlloc(&len, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&sums, 6, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, 6 * sizeof(*sums), s));
     RowStats<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>((int)m, A.i, (int)opt.vector_threshold, len, sums);
     SpMVCheckLaunch();
@@ -635,18 +635,18 @@ public:
     PetscCheck(p.nnz == (int64_t)A.nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "SURAA: the device CSR holds %" PetscInt64_FMT " entries, expected %" PetscInt_FMT, p.nnz, A.nnz);
     /* 2. sort: length descending, first column ascending, row ascending (stable) */
     const int colbits = Bits(n), endbit = std::max(1, colbits + Bits(p.maxlen));
-    PetscCall(spmv::DeviceAlloc(&keys, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&skeys, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&rows, m, nullptr));
-    PetscCall(spmv::DeviceAlloc(&dev.perm, m, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&keys, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&skeys, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&rows, m, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&dev.perm, m, &dev.bytes, s));
     MakeKeys<<<GridFor(m), kThreads, 0, s>>>((int)m, (int)n, A.i, A.j, len, (int)p.maxlen, colbits, keys, rows);
     SpMVCheckLaunch();
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, keys, skeys, rows, dev.perm, (int)m, 0, endbit, s));
-    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
+    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
     PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, keys, skeys, rows, dev.perm, (int)m, 0, endbit, s));
     /* 3. sorted row offsets */
-    PetscCall(spmv::DeviceAlloc(&slen, m + 1, nullptr));
-    PetscCall(spmv::DeviceAlloc(&dev.rps, m + 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&slen, m + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&dev.rps, m + 1, &dev.bytes, s));
     SortedLengths<<<GridFor(m + 1), kThreads, 0, s>>>((int)m, skeys, (int)p.maxlen, colbits, slen);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(slen, dev.rps, (int)(m + 1), &tmp, &tmpbytes, s));
@@ -665,7 +665,7 @@ public:
     /* 5. segments satisfying each predicate, then the groups and launches */
     {
       int c[SURAA_NPRED];
-      PetscCall(spmv::DeviceAlloc(&dcount, SURAA_NPRED, nullptr));
+      PetscCall(spmv::DeviceAlloc(&dcount, SURAA_NPRED, nullptr, s));
       SegmentCounts<<<1, 32, 0, s>>>((int)m, (int)p.S, (int)p.nseg, dev.rps, (int)opt.vector_threshold, (int)opt.lane_entries, dcount);
       SpMVCheckLaunch();
       PetscCallCUDA(cudaMemcpyAsync(c, dcount, sizeof(c), cudaMemcpyDeviceToHost, s));
@@ -674,8 +674,8 @@ public:
     }
     PetscCall(SURAAPlanFromCounts(opt, &p));
     /* 6. chunks of the big G1 rows */
-    PetscCall(spmv::DeviceAlloc(&dev.cstart, p.nbig + 1, &dev.bytes));
-    PetscCall(spmv::DeviceAlloc(&nch, p.nbig + 1, nullptr));
+    PetscCall(spmv::DeviceAlloc(&dev.cstart, p.nbig + 1, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&nch, p.nbig + 1, nullptr, s));
     ChunkCounts<<<GridFor(p.nbig + 1), kThreads, 0, s>>>((int)p.nbig, dev.rps, nch);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(nch, dev.cstart, (int)(p.nbig + 1), &tmp, &tmpbytes, s));
@@ -691,17 +691,17 @@ public:
       p.group_nnz[1] = g[1] - g[0];
       p.group_nnz[2] = g[2] - g[1];
     }
-    PetscCall(spmv::DeviceAlloc(&dev.part, p.nchunks, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.part, p.nchunks, &dev.bytes, s));
     /* 7. physical mode: the rows gathered in sorted order (one batched copy per array) */
     if (opt.permute == SURAA_PERMUTE_PHYSICAL) {
-      PetscCall(spmv::DeviceAlloc(&dev.col, p.nnz, &dev.bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.val, p.nnz, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.col, p.nnz, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.val, p.nnz, &dev.bytes, s));
       dev.wide = (int64_t)p.maxlen * (int64_t)sizeof(PetscScalar) >= ((int64_t)1 << 32);
       if (p.nonempty > 0) {
         std::size_t b1 = 0, b2 = 0;
         PetscCallCUDA(GatherRuns<int>(dev.wide, nullptr, b1, dev.rp, dev.perm, dev.rps, A.j, dev.col, (int)p.nonempty, s));
         PetscCallCUDA(GatherRuns<PetscScalar>(dev.wide, nullptr, b2, dev.rp, dev.perm, dev.rps, A.a, dev.val, (int)p.nonempty, s));
-        PetscCall(spmv::GrowScratch(&dev.gtmp, &dev.gtmpbytes, std::max(b1, b2)));
+        PetscCall(spmv::GrowScratch(&dev.gtmp, &dev.gtmpbytes, std::max(b1, b2), s));
         dev.bytes += dev.gtmpbytes;
         b1 = b2 = dev.gtmpbytes;
         PetscCallCUDA(GatherRuns<int>(dev.wide, dev.gtmp, b1, dev.rp, dev.perm, dev.rps, A.j, dev.col, (int)p.nonempty, s));
@@ -710,7 +710,7 @@ public:
     }
     /* 8. G1 by dynamic parallelism: a pending-launch pool for every G1 row (the parent falls back if not) */
 #if defined(SPMV_SURAA_CDP)
-    PetscCall(spmv::DeviceAlloc(&dev.failed, 1, &dev.bytes));
+    PetscCall(spmv::DeviceAlloc(&dev.failed, 1, &dev.bytes, s));
     PetscCallCUDA(cudaMemsetAsync(dev.failed, 0, sizeof(int), s));
     if (opt.dynamic_parallelism && p.r1 > 0) {
       std::size_t cur = 0;
@@ -736,7 +736,7 @@ public:
     if (opt.kernels == SURAA_KERNELS_CUSPARSE && p.nnz > 0) {
       const PetscScalar one = 1.0, zero = 0.0;
       std::size_t       bs  = 0;
-      PetscCall(spmv::DeviceAlloc(&dev.ybuf, m, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.ybuf, m, &dev.bytes, s));
       PetscCallCUSPARSE(cusparseCreate(&dev.sp));
       PetscCallCUSPARSE(cusparseSetStream(dev.sp, s));
       PetscCallCUSPARSE(cusparseCreateCsr(&dev.spA, m, n, p.nnz, dev.rps, dev.col, dev.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
@@ -744,11 +744,11 @@ public:
       PetscCallCUSPARSE(cusparseCreateDnVec(&dev.spy, m, dev.ybuf, CUDA_R_64F));
       const cusparseSpMVAlg_t alg = opt.cusparse_alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
       PetscCallCUSPARSE(cusparseSpMV_bufferSize(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, alg, &bs));
-      PetscCall(spmv::DeviceAlloc((char **)&dev.spbuf, bs, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc((char **)&dev.spbuf, bs, &dev.bytes, s));
       PetscCallCUSPARSE(cusparseSpMV_preprocess(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, alg, dev.spbuf));
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({len, rows, slen, nch, dcount, keys, skeys, sums, tmp}));
+    PetscCall(spmv::DeviceFree({len, rows, slen, nch, dcount, keys, skeys, sums, tmp}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

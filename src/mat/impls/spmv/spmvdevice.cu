@@ -1,0 +1,61 @@
+/*
+   The library's device memory pool (spmvdevice.cuh says why): one cudaMemPool_t per device, made at the first
+   allocation on it, with no release threshold (freed memory stays in the pool, ready for the next allocation,
+   until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed).
+*/
+#define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
+#include <petscsys.h>
+#include "spmvdevice.cuh"
+
+namespace spmv
+{
+namespace
+{
+constexpr int kMaxDevices = 64;
+cudaMemPool_t pools[kMaxDevices];
+bool          registered = false;
+
+PetscErrorCode DestroyPools(void)
+{
+  PetscFunctionBegin;
+  for (cudaMemPool_t &p : pools)
+    if (p) {
+      PetscCallCUDA(cudaMemPoolDestroy(p));
+      p = nullptr;
+    }
+  registered = false;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
+PetscErrorCode DevicePool(cudaMemPool_t *pool)
+{
+  int dev;
+
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCheck(dev >= 0 && dev < kMaxDevices, PETSC_COMM_SELF, PETSC_ERR_SUP, "device %d: the library keeps memory pools for devices 0..%d", dev, kMaxDevices - 1);
+  if (!pools[dev]) {
+    cudaMemPoolProps props = {};
+    const uint64_t   keep  = UINT64_MAX;
+    props.allocType        = cudaMemAllocationTypePinned;
+    props.handleTypes      = cudaMemHandleTypeNone;
+    props.location.type    = cudaMemLocationTypeDevice;
+    props.location.id      = dev;
+    PetscCallCUDA(cudaMemPoolCreate(&pools[dev], &props));
+    PetscCallCUDA(cudaMemPoolSetAttribute(pools[dev], cudaMemPoolAttrReleaseThreshold, (void *)&keep));
+    if (!registered) PetscCall(PetscRegisterFinalize(DestroyPools));
+    registered = true;
+  }
+  *pool = pools[dev];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode TrimPool(void)
+{
+  PetscFunctionBegin;
+  for (cudaMemPool_t p : pools)
+    if (p) PetscCallCUDA(cudaMemPoolTrimTo(p, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace spmv
