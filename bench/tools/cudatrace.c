@@ -67,6 +67,8 @@ static void Add(const char *call, double t, size_t bytes, const void *func)
 cudaError_t cudaMalloc(void **p, size_t n) { NEXT(cudaMalloc); double t = Now(); cudaError_t e = real(p, n); Add("cudaMalloc", t, n, NULL); return e; }
 cudaError_t cudaFree(void *p) { NEXT(cudaFree); double t = Now(); cudaError_t e = real(p); Add("cudaFree", t, 0, NULL); return e; }
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { NEXT(cudaMallocAsync); double t = Now(); cudaError_t e = real(p, n, s); Add("cudaMallocAsync", t, n, NULL); return e; }
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t m, cudaStream_t s) { NEXT(cudaMallocFromPoolAsync); double t = Now(); cudaError_t e = real(p, n, m, s); Add("cudaMallocFromPool", t, n, NULL); return e; }
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t m, size_t k) { NEXT(cudaMemPoolTrimTo); double t = Now(); cudaError_t e = real(m, k); Add("cudaMemPoolTrimTo", t, k, NULL); return e; }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { NEXT(cudaFreeAsync); double t = Now(); cudaError_t e = real(p, s); Add("cudaFreeAsync", t, 0, NULL); return e; }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) { NEXT(cudaStreamSynchronize); double t = Now(); cudaError_t e = real(s); Add("cudaStreamSynchronize", t, 0, NULL); return e; }
 cudaError_t cudaEventSynchronize(cudaEvent_t v) { NEXT(cudaEventSynchronize); double t = Now(); cudaError_t e = real(v); Add("cudaEventSynchronize", t, 0, NULL); return e; }
