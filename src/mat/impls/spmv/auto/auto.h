@@ -137,6 +137,10 @@ struct SpMVAutoPlan {
 
 /* The rule: rank the formats by the statistics, then what the GPU times and what the host takes */
 PetscErrorCode SpMVAutoRank(const SpMVAutoStats &, const SpMVAutoOptions &, SpMVAutoPlan *);
+/* the rule's estimates (bench/results, in cuSPARSE products of the matrix): the statistics, and timing candidate id
+   (its build, the warm-up and the trials) on a matrix with these statistics */
+double SpMVAutoStatsCost(void);
+double SpMVAutoCandidateCost(int id, const SpMVAutoStats &, const SpMVAutoOptions &);
 /* would BRC split a row of this matrix (its products then use atomics: not reproducible run to run)? */
 bool SpMVAutoBRCSplits(const SpMVAutoStats &, const SpMVAutoOptions &);
 /* CCOO's bytes per product (matrix, x once, y) over the CSR floor's (12 nnz + 4 (m + 1) + 8 n + 8 m), predicted

@@ -173,6 +173,13 @@ constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the 
 constexpr double kCCOOPlainCost = 10.0;
 double           BuildCost(int id, bool table) { return id == AUTO_CCOO && !table ? kCCOOPlainCost : kBuildCost[id]; }
 
+bool TableBuilt(const SpMVAutoStats &st) { return st.ValueCover() * (double)CCOO_COVER_DIV >= 1.0; } /* CCOO would build its value table (its own sample decides, at the same positions) */
+} // namespace
+
+double SpMVAutoStatsCost(void) { return kStatsCost; }
+double SpMVAutoCandidateCost(int id, const SpMVAutoStats &st, const SpMVAutoOptions &o) { return BuildCost(id, TableBuilt(st)) + (double)(1 + o.trials); }
+
+namespace {
 void Push(int *list, int *n, int id)
 {
   for (int k = 0; k < *n; k++)
@@ -190,7 +197,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   bool         bet = false; /* the first ranked is a bet on a padding estimate: time the runner-up CSR-order format too */
   const double ccoobytes = SpMVAutoCCOOBytesRatio(st); /* CCOO's bytes over the CSR floor's, without a table */
   bool         promoted  = false; /* CCOO moved to the front by its bytes (below) */
-  const bool   table     = cover * (double)CCOO_COVER_DIV >= 1.0; /* CCOO would build its value table (its own sample decides, at the same positions) */
+  const bool   table     = TableBuilt(st);
 
   PetscFunctionBegin;
   *p = SpMVAutoPlan();
