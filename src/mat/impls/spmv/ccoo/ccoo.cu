@@ -105,7 +105,7 @@ __global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *
     const unsigned grp = __match_any_sync(kFull, i);
     if (i >= 0 && lane == __ffs(grp) - 1) {
       atomicAdd(&scnt[i], (unsigned)__popc(grp));
-      if ((int)e < sfirst[i]) atomicMin(&sfirst[i], (int)e); /* the minimum only falls: a stale read is larger, never wrongly skips */
+      atomicMin(&sfirst[i], (int)e); /* no plain read first: racecheck would see it race with other warps' atomics */
     }
   }
   __syncthreads();
