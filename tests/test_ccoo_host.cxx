@@ -11,8 +11,12 @@
                          y += A x, on random, adversarial and encoding-limit matrices, several options and
                          B in {256, 64, 32, 5, 1}
      3. layout           CCOOCheckLayout (every invariant) plus independent checks: the table is the top
-                         lut_size bit patterns by (count desc, bits asc), a chunk stores indices iff all its
-                         values are in it, K and the counts, and the encodings the limits must produce
+                         lut_size of the sample's candidates (its 2048 most frequent bit patterns) by exact
+                         count over all values (count desc, bits asc), the top lut_size of all values with
+                         at most 4096 nonzeros, a chunk stores indices iff all its values are in it, K and
+                         the counts, and the encodings the limits must produce; matrices built around the
+                         sample positions: more than 2048 distinct sampled values, frequent values off the
+                         sample, exact counts that reorder the sample's ranking
      4. special values   NaN (payloads), +-Inf, -0.0, denormals: table entries keep their bits, products
                          match CSR semantics (Inf in x too: padding never multiplies, empty rows stay 0)
      5. refresh          new values (fallback to plain), scaled values (table follows), one changed value
@@ -314,32 +318,48 @@ static void CheckProducts(const CCOOLayout &L, const Csr &A, Rng &rng, const std
   }
 }
 
-/* the table by an independent route: counts in a map, top L by (count desc, bits asc), sorted by bits */
-static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover)
+/* the lut_size most frequent bit patterns of all values, ties to the smaller pattern, sorted by bits (the
+   table's definition before the sample's candidates; still the table with at most 4096 nonzeros) */
+static std::vector<uint64_t> TopOfAllValues(const Csr &A, PetscInt lut_size)
 {
   std::map<uint64_t, int64_t> count;
   for (PetscScalar v : A.a) count[CCOOBits(v)]++;
   std::vector<std::pair<uint64_t, int64_t>> runs(count.begin(), count.end());
   std::sort(runs.begin(), runs.end(), [](const auto &p, const auto &q) { return p.second != q.second ? p.second > q.second : p.first < q.first; });
   std::vector<uint64_t> lut;
-  *ndistinct = (int64_t)runs.size();
+  for (PetscInt i = 0; i < lut_size && i < (PetscInt)runs.size(); i++) lut.push_back(runs[i].first);
+  std::sort(lut.begin(), lut.end());
+  return lut;
+}
+
+/* the table by an independent route (ccoo.h, Table): the min(4096, nnz) values sampled at the jittered
+   positions counted in a map; no table when their lut_size most frequent cover less than half of them (more
+   than 4096 nonzeros); the candidates: the 2048 most frequent sampled patterns (count desc, bits asc); their
+   counts over all values in a map; the table: the top lut_size candidates by (count desc, bits asc), sorted
+   by bits. *ndistinct = candidates, *cover = the table's count over all values. */
+static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover)
+{
+  const auto                  rank = [](const auto &p, const auto &q) { return p.second != q.second ? p.second > q.second : p.first < q.first; };
+  std::vector<uint64_t>       lut;
+  std::map<uint64_t, int64_t> sc, count;
+  *ndistinct = 0;
   *cover     = 0;
   if (A.Nnz() == 0 || lut_size == 0) return lut;
-  /* no table when the lut_size most frequent of the 4096 values sampled at the jittered positions cover less
-     than half of them (more than 4096 nonzeros) */
-  if (A.Nnz() > 4096) {
-    std::map<uint64_t, int64_t> sc;
-    std::vector<int64_t>        c;
-    int64_t                     cov = 0;
-    for (int64_t k = 0; k < 4096; k++) sc[CCOOBits(A.a[(std::size_t)JitteredPos(k, A.Nnz(), 4096)])]++;
-    for (const auto &p : sc) c.push_back(p.second);
-    std::sort(c.rbegin(), c.rend());
-    for (std::size_t i = 0; i < c.size() && (PetscInt)i < lut_size; i++) cov += c[i];
-    if (2 * cov < 4096) {
-      *ndistinct = 0;
-      return lut;
-    }
+  const int64_t ns = std::min<int64_t>(4096, A.Nnz());
+  for (int64_t k = 0; k < ns; k++) sc[CCOOBits(A.a[(std::size_t)JitteredPos(k, A.Nnz(), ns)])]++;
+  std::vector<std::pair<uint64_t, int64_t>> sruns(sc.begin(), sc.end());
+  std::sort(sruns.begin(), sruns.end(), rank);
+  int64_t scov = 0;
+  for (std::size_t i = 0; i < sruns.size() && (PetscInt)i < lut_size; i++) scov += sruns[i].second;
+  if (A.Nnz() > 4096 && 2 * scov < 4096) return lut;
+  for (std::size_t i = 0; i < sruns.size() && i < 2048; i++) count[sruns[i].first] = 0;
+  *ndistinct = (int64_t)count.size();
+  for (PetscScalar v : A.a) {
+    auto it = count.find(CCOOBits(v));
+    if (it != count.end()) it->second++;
   }
+  std::vector<std::pair<uint64_t, int64_t>> runs(count.begin(), count.end());
+  std::sort(runs.begin(), runs.end(), rank);
   for (PetscInt i = 0; i < lut_size && i < (PetscInt)runs.size(); i++) {
     lut.push_back(runs[i].first);
     *cover += runs[i].second;
@@ -385,7 +405,8 @@ static void CheckBuilt(const CCOOOptions &o, const Csr &A, const CCOOLayout &L, 
   int64_t    ndistinct, cover;
   const auto lut = ExpectedTable(A, o.lut_size, &ndistinct, &cover);
   Check(L.lut == lut, "table %zu entries, expected %zu (top %" PetscInt_FMT " by count, then bits)", L.lut.size(), lut.size(), o.lut_size);
-  Check(st.L == (PetscInt)lut.size() && st.lut_cover == cover && (A.Nnz() == 0 || o.lut_size == 0 || st.ndistinct == ndistinct), "stats table %" PetscInt_FMT " cover %lld distinct %lld, expected %zu %lld %lld", st.L, (long long)st.lut_cover, (long long)st.ndistinct, lut.size(), (long long)cover, (long long)ndistinct);
+  Check(st.L == (PetscInt)lut.size() && st.lut_cover == cover && st.ndistinct == ndistinct, "stats table %" PetscInt_FMT " cover %lld candidates %lld, expected %zu %lld %lld", st.L, (long long)st.lut_cover, (long long)st.ndistinct, lut.size(), (long long)cover, (long long)ndistinct);
+  if (A.Nnz() <= 4096) Check(L.lut == TopOfAllValues(A, o.lut_size), "at most 4096 nonzeros: the table is not the top %" PetscInt_FMT " of all values", o.lut_size);
   std::map<uint64_t, int> firstpos; /* first position of each value */
   for (PetscInt e = A.Nnz() - 1; e >= 0; e--) firstpos[CCOOBits(A.a[e])] = (int)e;
   for (std::size_t i = 0; i < L.rep.size(); i++) {
@@ -648,7 +669,73 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
     Check(st.nsample == S.Nnz() && CCOOTableBuilt(st) && st.L == 256, "3500 random values: the sample is all of them, table %" PetscInt_FMT, st.L);
     CheckBuilt(o, S, L, st);
   }
-  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits; table only when sampled values repeat");
+  /* the table from the sample's candidates, counted exactly: the sample positions are known (JitteredPos), so
+     values are placed on them and off them. 20000 nonzeros (2500 rows of 8), 4096 sampled; off the sample
+     random values unless placed. */
+  {
+    Rng                  r3(11);
+    CCOOLayout           L;
+    CCOOStats            st;
+    CCOOOptions          o;
+    Csr                  A  = RandomCsr(r3, 2500, 2500, [](PetscInt) { return 8; }, [&](PetscInt, PetscInt) { return RandomValue(r3); });
+    const int64_t        nz = A.Nnz(), ns = 4096;
+    std::vector<int64_t> spos(ns), off; /* sample positions (ascending: one per stratum), the other positions */
+    std::vector<char>    sampled(nz, 0);
+    for (int64_t k = 0; k < ns; k++) sampled[spos[k] = JitteredPos(k, nz, ns)] = 1;
+    for (int64_t e = 0; e < nz; e++)
+      if (!sampled[e]) off.push_back(e);
+    const auto has  = [](const std::vector<uint64_t> &lut, double v) { return std::binary_search(lut.begin(), lut.end(), CCOOBits(v)); };
+    const auto uniq = [](int64_t j) { return 1.0e6 + (double)j; }; /* bit patterns ascending with j */
+    g_context       = "table by candidates: more than 2048 distinct sampled values";
+    if (Check(nz == 20000 && (int64_t)off.size() == nz - ns, "nnz %lld, %zu positions off the sample", (long long)nz, off.size())) {
+      /* sampled: 2060 values from 200 repeated ones (1..200, 10-11 times each), then 2036 drawn once, u_0 ..
+         u_2035: 2236 distinct, the 2048 candidates are the 200 and u_0 .. u_1847. Off the sample: u_0 500
+         times (exact count 501: the most frequent of the matrix), u_2035 600 times (601, but no candidate),
+         7.5 700 times (never sampled). Table: u_0, the 200, and u_1 .. u_55 (count 1, the smallest); the old
+         definition (top 256 of all values) would have taken u_2035 and 7.5. */
+      for (int64_t k = 0; k < ns; k++) A.a[spos[k]] = k < 2060 ? 1.0 + (double)(k % 200) : uniq(k - 2060);
+      for (int64_t q = 0; q < 1800; q++) A.a[off[q]] = q < 500 ? uniq(0) : q < 1100 ? uniq(2035) : 7.5;
+      PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+      CheckBuilt(o, A, L, st);
+      Check(CCOOTableBuilt(st) && st.nscover == 2060 + 56 && st.ndistinct == 2048 && st.L == 256 && st.lut_cover == 501 + 2060 + 55, "sample cover %lld, candidates %lld, table %" PetscInt_FMT " covering %lld; expected 2116, 2048, 256, 2616", (long long)st.nscover, (long long)st.ndistinct, st.L, (long long)st.lut_cover);
+      Check(has(L.lut, uniq(0)) && has(L.lut, uniq(55)) && !has(L.lut, uniq(56)) && !has(L.lut, uniq(2035)) && !has(L.lut, 7.5) && has(L.lut, 200.0), "table: u_0 %d, u_55 %d, u_56 %d, u_2035 %d, 7.5 %d, 200 %d; expected 1 1 0 0 0 1", has(L.lut, uniq(0)), has(L.lut, uniq(55)), has(L.lut, uniq(56)), has(L.lut, uniq(2035)), has(L.lut, 7.5), has(L.lut, 200.0));
+      Check(L.lut != TopOfAllValues(A, o.lut_size), "the table equals the top 256 of all values: this matrix should tell the definitions apart");
+      const auto it = std::lower_bound(L.lut.begin(), L.lut.end(), CCOOBits(uniq(0)));
+      if (it != L.lut.end() && *it == CCOOBits(uniq(0))) Check(L.rep[it - L.lut.begin()] == (int)std::min(off[0], spos[2060]), "rep of u_0 %d, expected its first position %lld", L.rep[it - L.lut.begin()], (long long)std::min(off[0], spos[2060]));
+    }
+    g_context = "table by candidates: exact counts reorder the sample's ranking";
+    {
+      /* sampled (k mod 100): 2.0 37%, 3.0 25%, 4.0 15%, 5.0 12%, 6.0 11%; off the sample 6.0 2000 times from
+         the first position off the sample. Table of 4: the sample's top 4 are 2, 3, 4, 5 (cover 89%), the
+         exact counts put 6.0 (about 2450) before 5.0 (about 490): 2, 3, 4, 6, and rep of 6.0 is off the sample */
+      int64_t c5 = 0, c6 = 0;
+      for (int64_t e = 0; e < nz; e++) A.a[e] = RandomValue(r3);
+      for (int64_t k = 0; k < ns; k++) {
+        const int64_t r = k % 100;
+        A.a[spos[k]]    = r < 37 ? 2.0 : r < 62 ? 3.0 : r < 77 ? 4.0 : r < 89 ? 5.0 : 6.0;
+        c5 += A.a[spos[k]] == 5.0;
+        c6 += A.a[spos[k]] == 6.0;
+      }
+      for (int64_t q = 0; q < 2000; q++) A.a[off[q]] = 6.0;
+      o.lut_size = 4;
+      PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+      CheckBuilt(o, A, L, st);
+      CheckArray("lut", L.lut, std::vector<uint64_t>{CCOOBits(2.0), CCOOBits(3.0), CCOOBits(4.0), CCOOBits(6.0)});
+      Check(L.rep.size() == 4 && L.rep[3] == (int)off[0] && st.ndistinct == 5 && st.nscover == ns - c6 && st.lut_cover == ns - c5 + 2000, "rep of 6.0 %d (expected %lld), candidates %lld, sample cover %lld (expected %lld), table cover %lld (expected %lld)", L.rep.size() == 4 ? L.rep[3] : -1, (long long)off[0], (long long)st.ndistinct, (long long)st.nscover, (long long)(ns - c6), (long long)st.lut_cover, (long long)(ns - c5 + 2000));
+      o.lut_size = 256;
+    }
+    g_context = "table by candidates: 4000 nonzeros, 2673 distinct values";
+    {
+      /* at most 4096 nonzeros the sample is every value: 2048 candidates of 2673 distinct values, the table
+         the top 256 of all values (CheckBuilt compares with TopOfAllValues): 1..7 and the 249 smallest u_e */
+      Csr S = RandomCsr(r3, 500, 500, [](PetscInt) { return 8; }, [&](PetscInt, PetscInt) { return 0.0; });
+      for (int64_t e = 0; e < S.Nnz(); e++) S.a[e] = e % 3 == 0 ? 1.0 + (double)(e % 7) : uniq(e);
+      PetscCall(CCOOBuildHostLayout(o, S.View(), &L, &st));
+      CheckBuilt(o, S, L, st);
+      Check(S.Nnz() == 4000 && st.nsample == 4000 && st.ndistinct == 2048 && st.L == 256 && st.lut_cover == 1334 + 249 && has(L.lut, uniq(1)) && !has(L.lut, uniq(3998)), "nnz %lld, sample %lld, candidates %lld, table %" PetscInt_FMT " covering %lld", (long long)S.Nnz(), (long long)st.nsample, (long long)st.ndistinct, st.L, (long long)st.lut_cover);
+    }
+  }
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits; table only when sampled values repeat; table from the sample's candidates counted exactly");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -166,10 +166,12 @@ constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the C
 constexpr double kBuildCost[AUTO_N] = {0.5, 13.6, 37.5, 13.8, 3.9, 13.3};
 constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the row offsets and the columns */
 /* CCOO builds its value table only where the sampled values repeat (CCOOTableBuilt: the table's values cover
-   at least 1/CCOO_COVER_DIV of the sample); the 37.5 above is a build with the table (the nine matrices, when
-   every build made one: a sort of all the nonzeros with their positions). Without it the build is a few
-   passes over the CSR: 5.9-13.5 aijcusparse MatMults on the six random-valued matrices of the H100 unseen
-   run at 6b08024 (median 10), against 30-72 for the three that built a table */
+   at least 1/CCOO_COVER_DIV of the sample); the 37.5 above is a build with the table, measured on the nine
+   matrices when every build made one and found it by a sort of all the nonzeros with their positions (the
+   table now comes from an exact count of the sample's candidates, one pass over the values: these build
+   costs date from the sort). Without it the build is a few passes over the CSR: 5.9-13.5 aijcusparse MatMults
+   on the six random-valued matrices of the H100 unseen run at 6b08024 (median 10), against 30-72 for the
+   three that built a table (with the sort) */
 constexpr double kCCOOPlainCost = 10.0;
 double           BuildCost(int id, bool table) { return id == AUTO_CCOO && !table ? kCCOOPlainCost : kBuildCost[id]; }
 

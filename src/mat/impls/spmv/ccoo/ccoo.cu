@@ -1,6 +1,7 @@
-/* CCOO on the device: layout built on the GPU from the device CSR (row statistics, value table by radix
-   sort and run-length encoding, K, slot scan, per-chunk analysis, chunk pointer scan, fill), values
-   refresh, the SpMV kernel; and the format object that the generic type drives.  See ccoo.h. */
+/* CCOO on the device: layout built on the GPU from the device CSR (row statistics, value sample, value
+   table by an exact count of the sample's candidates, K, slot scan, per-chunk analysis, chunk pointer
+   scan, fill), values refresh, the SpMV kernel; and the format object that the generic type drives.
+   See ccoo.h. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "ccoo.h"
 #include "../spmvdevice.cuh"
@@ -63,40 +64,6 @@ __global__ void SampleBits(int64_t nnz, int64_t ns, const u64 *__restrict__ a, u
   for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[CCOOSamplePos(k, nnz, ns)];
 }
 
-/* r[0] &= every bit pattern, r[1] |= every bit pattern (r starts as ~0, 0): the bits that differ somewhere */
-__global__ void BitRange(int64_t n, const u64 *__restrict__ a, u64 *__restrict__ r)
-{
-  u64 an = ~0ull, o = 0;
-  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
-    const u64 b = a[k];
-    an &= b;
-    o |= b;
-  }
-  for (int d = 16; d > 0; d >>= 1) {
-    an &= __shfl_down_sync(kFull, an, d);
-    o |= __shfl_down_sync(kFull, o, d);
-  }
-  if ((threadIdx.x & 31) == 0) {
-    atomicAnd(r, an);
-    atomicOr(r + 1, o);
-  }
-}
-
-__global__ void Iota(int64_t n, int *__restrict__ v)
-{
-  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x) v[i] = (int)i;
-}
-
-/* the L most frequent runs (in count-descending, bits-ascending order): their bits and first positions */
-__global__ void PickTable(int L, const int *__restrict__ rid, const u64 *__restrict__ uniq, const int *__restrict__ runoff, const int *__restrict__ pos, u64 *__restrict__ bits, int *__restrict__ first)
-{
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= L) return;
-  const int r = rid[i];
-  bits[i]     = uniq[r];
-  first[i]    = pos[runoff[r]]; /* the stable sort kept positions ascending within a run */
-}
-
 /* position of b in the sorted table, -1 if absent (std::lower_bound on the host) */
 __device__ __forceinline__ int LutFind(const u64 *lut, int L, u64 b)
 {
@@ -107,6 +74,46 @@ __device__ __forceinline__ int LutFind(const u64 *lut, int L, u64 b)
     else hi = mid;
   }
   return lo < L && lut[lo] == b ? lo : -1;
+}
+
+/*
+  The exact count and the first position of each candidate (nc <= CCOO_CANDIDATES bit patterns, sorted
+  ascending) over the nnz values, in one pass: each block stages the candidates in shared memory with shared
+  counters and first positions; each thread binary-searches its value; the lanes of a warp that found the
+  same candidate are grouped (__match_any_sync: every lane runs the same iterations, a warp-uniform
+  grid-stride loop, so the full mask is valid; lanes past nnz and values that are no candidate carry -1) and
+  the group's lowest lane, the lowest position, adds the group's size and takes the minimum position; at the
+  end the block adds its nonzero counters to count (64-bit) and takes the minimum into first (INT_MAX
+  initially). blockDim.x must be a multiple of 32 (kThreads).
+*/
+__global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *__restrict__ a, int nc, const u64 *__restrict__ cand, u64 *__restrict__ count, int *__restrict__ first)
+{
+  __shared__ u64      sc[CCOO_CANDIDATES];
+  __shared__ unsigned scnt[CCOO_CANDIDATES];
+  __shared__ int      sfirst[CCOO_CANDIDATES];
+  const int           lane = threadIdx.x & 31;
+
+  for (int i = threadIdx.x; i < nc; i += blockDim.x) {
+    sc[i]     = cand[i];
+    scnt[i]   = 0;
+    sfirst[i] = INT_MAX;
+  }
+  __syncthreads();
+  for (int64_t base = blockIdx.x * (int64_t)blockDim.x + (threadIdx.x & ~31u); base < nnz; base += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t e   = base + lane;
+    const int     i   = e < nnz ? LutFind(sc, nc, a[e]) : -1;
+    const unsigned grp = __match_any_sync(kFull, i);
+    if (i >= 0 && lane == __ffs(grp) - 1) {
+      atomicAdd(&scnt[i], (unsigned)__popc(grp));
+      atomicMin(&sfirst[i], (int)e); /* no plain read first: racecheck would see it race with other warps' atomics */
+    }
+  }
+  __syncthreads();
+  for (int i = threadIdx.x; i < nc; i += blockDim.x)
+    if (scnt[i]) {
+      atomicAdd(&count[i], (u64)scnt[i]);
+      atomicMin(&first[i], sfirst[i]);
+    }
 }
 
 /* block reductions for blockDim.x <= kMaxB, a multiple of 32; every thread gets the result */
@@ -520,10 +527,10 @@ public:
     int64_t       *gstart = nullptr, *size = nullptr;
     int           *slot_row = nullptr;
     void          *tmp      = nullptr;
-    std::size_t    tmpbytes = 0, need = 0;
-    /* table build */
-    u64 *kb = nullptr, *uniq = nullptr, *selbits = nullptr;
-    int *iota = nullptr, *pb = nullptr, *cnt = nullptr, *cnt2 = nullptr, *off = nullptr, *rid = nullptr, *rid2 = nullptr, *selpos = nullptr, *nruns = nullptr;
+    std::size_t    tmpbytes = 0;
+    /* table build: the candidates and their counts (one buffer), their first positions */
+    u64 *cc = nullptr;
+    int *cfirst = nullptr;
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
@@ -543,7 +550,7 @@ public:
     /* 1. row statistics */
     /* ... and the value sample that decides whether the table is built (CCOOTableBuilt), in the same sync */
     const u64            *Abits = reinterpret_cast<const u64 *>(A.a);
-    std::vector<uint64_t> sample;
+    std::vector<uint64_t> sample, cand;
     if (opt.lut_size > 0 && A.nnz > 0) st.nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
     sample.resize((std::size_t)st.nsample);
     PetscCall(spmv::DeviceAlloc(&sums, kStats + st.nsample, nullptr, s));
@@ -557,78 +564,40 @@ public:
     }
     PetscCallCUDA(cudaMemcpyAsync(hs, sums, kStats * sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
-    if (st.nsample) st.nscover = CCOOSampleCover(std::move(sample), opt.lut_size);
+    if (st.nsample) st.nscover = CCOOSampleCandidates(std::move(sample), opt.lut_size, &cand);
     for (int e = 0; e < CCOO_NK; e++) st.slots_k[e] = (int64_t)hs[e];
     st.nonempty = (PetscInt)hs[CCOO_NK];
     st.maxlen   = (PetscInt)hs[CCOO_NK + 1];
     st.wide     = (int64_t)hs[CCOO_NK + 2];
 
-    /* 2. value table (independent of K): sort (bits, position) pairs, run lengths, stable sort of the runs
-          by count, the first L runs sorted by bits with their first positions */
+    /* 2. value table (independent of K): the sample's candidates counted exactly over every nonzero, with
+          their first positions (one pass, CountCandidates), and the top L picked on the host as the host
+          build picks them (CCOOPickTable) */
+    std::vector<uint64_t> hlut;
+    std::vector<int>      hrep;
     if (st.nsample && CCOOTableBuilt(st)) {
-      const int nnz = (int)A.nnz;
-      int       hn  = 0;
-      PetscCall(spmv::DeviceAlloc(&iota, nnz, nullptr));
-      PetscCall(spmv::DeviceAlloc(&kb, nnz, nullptr));
-      PetscCall(spmv::DeviceAlloc(&pb, nnz, nullptr));
-      PetscCall(spmv::DeviceAlloc(&uniq, nnz, nullptr));
-      PetscCall(spmv::DeviceAlloc(&cnt, nnz, nullptr));
-      PetscCall(spmv::DeviceAlloc(&nruns, 1, nullptr));
-      Iota<<<GridFor(nnz), kThreads, 0, s>>>(nnz, iota);
+      const int             nc = (int)cand.size(); /* 1 .. CCOO_CANDIDATES: the sample is not empty */
+      std::vector<u64>      hcc(2 * (std::size_t)nc, 0ull);
+      std::vector<int>      hfirst(nc, INT_MAX);
+      std::vector<int64_t>  count(nc);
+      for (int i = 0; i < nc; i++) hcc[i] = (u64)cand[i];
+      PetscCall(spmv::DeviceAlloc(&cc, 2 * (std::size_t)nc, nullptr)); /* candidates, then their counts */
+      PetscCall(spmv::DeviceAlloc(&cfirst, nc, nullptr));
+      PetscCallCUDA(cudaMemcpyAsync(cc, hcc.data(), 2 * (std::size_t)nc * sizeof(u64), cudaMemcpyHostToDevice, s));
+      PetscCallCUDA(cudaMemcpyAsync(cfirst, hfirst.data(), nc * sizeof(int), cudaMemcpyHostToDevice, s));
+      CountCandidates<<<GridFor(A.nnz, (int64_t)sms * 4), kThreads, 0, s>>>((int)A.nnz, Abits, nc, cc, cc + nc, cfirst);
       SpMVCheckLaunch();
-      /* only the bits that differ between the values need sorting (outside them every key is equal, so the
-         stable sort gives the same pairs): few distinct values often share the low mantissa bits (-1 and 26:
-         bits 45..63, 3 radix passes instead of 8) */
-      int lo = 0, hi = 64;
-      {
-        u64 hr[2] = {~0ull, 0ull};
-        PetscCallCUDA(cudaMemcpyAsync(sums, hr, sizeof(hr), cudaMemcpyHostToDevice, s));
-        BitRange<<<GridFor(nnz, (int64_t)sms * 8), kThreads, 0, s>>>(nnz, Abits, sums);
-        SpMVCheckLaunch();
-        PetscCallCUDA(cudaMemcpyAsync(hr, sums, sizeof(hr), cudaMemcpyDeviceToHost, s));
-        PetscCallCUDA(cudaStreamSynchronize(s));
-        const u64 diff = hr[0] ^ hr[1];
-        if (!diff) hi = 1; /* one value: any single bit sorts nothing */
-        else {
-          while (!(diff >> lo & 1ull)) lo++;
-          while (!(diff >> (hi - 1) & 1ull)) hi--;
-        }
-      }
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, Abits, kb, iota, pb, nnz, lo, hi, s));
-      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, Abits, kb, iota, pb, nnz, lo, hi, s));
-      PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(nullptr, need, kb, uniq, cnt, nruns, nnz, s));
-      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, kb, uniq, cnt, nruns, nnz, s));
-      PetscCallCUDA(cudaMemcpyAsync(&hn, nruns, sizeof(int), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(hcc.data() + nc, cc + nc, nc * sizeof(u64), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(hfirst.data(), cfirst, nc * sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
-      st.ndistinct = hn;
-      st.L         = (PetscInt)std::min<int64_t>(opt.lut_size, hn);
-      PetscCall(spmv::DeviceAlloc(&off, hn, nullptr));
-      PetscCall(spmv::DeviceAlloc(&rid, hn, nullptr));
-      PetscCall(spmv::DeviceAlloc(&rid2, hn, nullptr));
-      PetscCall(spmv::DeviceAlloc(&cnt2, hn, nullptr));
-      PetscCall(spmv::ExclusiveSum(cnt, off, hn, &tmp, &tmpbytes, s));
-      Iota<<<GridFor(hn), kThreads, 0, s>>>(hn, rid);
-      SpMVCheckLaunch();
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, cnt, cnt2, rid, rid2, hn, 0, 32, s));
-      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(tmp, need, cnt, cnt2, rid, rid2, hn, 0, 32, s));
-      PetscCall(spmv::DeviceAlloc(&selbits, st.L, nullptr));
-      PetscCall(spmv::DeviceAlloc(&selpos, st.L, nullptr));
+      for (int i = 0; i < nc; i++) count[i] = (int64_t)hcc[nc + i];
+      CCOOPickTable(cand, count, hfirst, opt.lut_size, &hlut, &hrep, &st.lut_cover);
+      st.ndistinct = nc;
+      st.L         = (PetscInt)hlut.size();
       PetscCall(spmv::DeviceAlloc(&dev.lut, st.L, &dev.bytes));
       PetscCall(spmv::DeviceAlloc(&dev.rep, st.L, &dev.bytes));
-      PickTable<<<GridFor(st.L), kThreads, 0, s>>>((int)st.L, rid2, uniq, off, pb, selbits, selpos);
-      SpMVCheckLaunch();
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, selbits, dev.lut, selpos, dev.rep, (int)st.L, 0, 64, s));
-      PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need));
-      PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, selbits, dev.lut, selpos, dev.rep, (int)st.L, 0, 64, s));
-      {
-        int hc[256];
-        PetscCallCUDA(cudaMemcpyAsync(hc, cnt2, st.L * sizeof(int), cudaMemcpyDeviceToHost, s));
-        PetscCallCUDA(cudaStreamSynchronize(s));
-        for (PetscInt i = 0; i < st.L; i++) st.lut_cover += hc[i];
-      }
+      PetscCallCUDA(cudaMemcpyAsync(dev.lut, hlut.data(), st.L * sizeof(u64), cudaMemcpyHostToDevice, s)); /* hlut and hrep live until the end */
+      PetscCallCUDA(cudaMemcpyAsync(dev.rep, hrep.data(), st.L * sizeof(int), cudaMemcpyHostToDevice, s));
     }
 
     /* 3. K (from the slots and the table's coverage), slot starts */
@@ -694,7 +663,7 @@ public:
       }
       grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
     }
-    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, kb, uniq, selbits, iota, pb, cnt, cnt2, off, rid, rid2, selpos, nruns}));
+    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, cc, cfirst}));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -744,7 +713,7 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / 8-bit %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
                                      (PetscInt64)st.nsingle, (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
     if (st.nsample && !CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: its %" PetscInt_FMT " most frequent sampled values cover %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled (less than 1/%d)\n", opt.lut_size, (PetscInt64)st.nscover, (PetscInt64)st.nsample, (int)CCOO_COVER_DIV));
-    else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
+    else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct sampled values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
     if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -24,25 +24,40 @@
    Padding [D]: a padded entry stores the column sentinel (all ones of the width: 255, 65535, 2^32-1);
    the kernel skips it, so padding reads no x and never turns 0*Inf into NaN (empty rows give exactly
    0); real offsets are therefore limited to 254 / 65534 for 8 / 16 bits. The table needs no 0.0.
-   Table (B3 "LUT"): the lut_size (<= 256) most frequent bit patterns of the values (exact bit
-   comparison: -0.0 and +0.0 differ, NaN payloads are kept), ties broken by the smaller bit pattern,
-   stored sorted by bit pattern (the index is the position). rep[i] = first CSR position holding lut[i].
+   Table (B3 "LUT"): lut[0..L) = bit patterns of values (exact bit comparison: -0.0 and +0.0 differ, NaN
+   payloads are kept), stored sorted by bit pattern (the index is the position); rep[i] = first CSR
+   position holding lut[i]. [D] Which patterns: the value sample (below: nsample = min(CCOO_SAMPLE, nnz)
+   values at CCOOSamplePos) gives the candidates, its distinct bit patterns, at most CCOO_CANDIDATES of
+   them (the most frequent in the sample, ties to the smaller bit pattern); every nonzero is then compared
+   with the candidates (one pass: exact count and first position of each), and the table is the lut_size
+   candidates of largest exact count, ties to the smaller bit pattern (CCOOSampleCandidates, CCOOPickTable:
+   one host function each, for the host and the device build). With at most CCOO_SAMPLE nonzeros the
+   sample is every value, every value that can rank among the lut_size most frequent is a candidate, and
+   the table is exactly the lut_size most frequent bit patterns of the matrix (ties to the smaller). Above,
+   a value frequent overall but never drawn is missed (a value of frequency p is drawn with probability
+   1 - (1 - p)^4096: one holding 0.1% of the nonzeros is missed with probability 1.7%; its nonzeros, and
+   the chunks that hold them, then keep plain values), and so is a drawn one beyond the CCOO_CANDIDATES
+   most frequent of the sample (drawn once, when more than 2048 distinct values were drawn); the ranking
+   of the candidates is exact.
    [D] The table is built only when the values repeat (CCOOTableBuilt): with more than CCOO_SAMPLE
-   nonzeros, the lut_size most frequent bit patterns of a sample of CCOO_SAMPLE values (CCOOSamplePos: one
-   position drawn at random, by a fixed hash, in each of CCOO_SAMPLE equal strata of the nonzeros) must
-   cover at least half of the sample; otherwise no table (L = 0, ndistinct and lut_cover 0). Why: a chunk
-   stores indices only if all its real values (B K >= 256 consecutive nonzeros) are in the table, so the
-   chunks the table serves hold at most the fraction p of the nonzeros that the table covers, and only
-   where the uncovered values keep away from them; finding the table costs a sort of every nonzero's
-   64-bit pattern with its position, the run-length encoding and a sort of the run counts: as much as the
-   rest of the build or more (H100: bcsstk13 kron 256, p = 0.16, built in 40-72 aijcusparse MatMults with a
+   nonzeros, the lut_size most frequent bit patterns of the sample (CCOOSamplePos: one position drawn at
+   random, by a fixed hash, in each of CCOO_SAMPLE equal strata of the nonzeros) must cover at least half
+   of the sample; otherwise no table (L = 0, ndistinct and lut_cover 0). Why: a chunk stores indices only
+   if all its real values (B K >= 256 consecutive nonzeros) are in the table, so the chunks the table
+   serves hold at most the fraction p of the nonzeros that the table covers, and only where the uncovered
+   values keep away from them. Finding the table used to cost a radix sort of every nonzero's 64-bit
+   pattern with its position, the run-length encoding and a sort of the run counts: as much as the rest
+   of the build or more (H100: bcsstk13 kron 256, p = 0.16, built in 40-72 aijcusparse MatMults with a
    table that served 0 of its 2861 chunks; random-valued matrices without a table: 6-14; random values
-   served 0 chunks either). The matrices whose
-   table pays (the constant-coefficient stencils, cage11) have p >= 0.9. The sample is stratified and
-   jittered, not k nnz / CCOO_SAMPLE: every nonzero is equally likely to be drawn, so the estimate of p is
-   unbiased whatever the period of the values (a regular stride aliases with a period that divides it:
-   kron(I_256, bcsstk13) sampled 16 distinct positions at a stride of nnz / 4096 and saw p = 1). With at
-   most CCOO_SAMPLE nonzeros the sample is every value and the table is always built.
+   served 0 chunks either; cage11 kron 64 and the constant 27-point stencil, 36-46M nonzeros: the sort
+   alone 20-30 MatMults). Now it is one read of the values with a binary search in the candidates (in
+   shared memory) per nonzero; the gate stays, since where the sample does not cover a table serves
+   nothing. The matrices whose table pays (the constant-coefficient stencils, cage11) have p >= 0.9. The
+   sample is stratified and jittered, not k nnz / CCOO_SAMPLE: every nonzero is equally likely to be
+   drawn, so the estimate of p is unbiased whatever the period of the values (a regular stride aliases
+   with a period that divides it: kron(I_256, bcsstk13) sampled 16 distinct positions at a stride of
+   nnz / 4096 and saw p = 1). With at most CCOO_SAMPLE nonzeros the sample is every value and the table
+   is always built.
    A chunk stores indices iff every real value of it is in the table (B3); a chunk without real entries
    then also does.
    Slot arrays (for the build and the refresh only): slot_src = CSR position of the slot's first entry,
@@ -143,7 +158,7 @@ struct CCOOStats {
   int64_t  wide             = 0;               /* nonzeros of the rows whose column span exceeds 32767 */
   PetscInt B = 256, K = 1;
   int64_t  S = 0, nchunks = 0, padded = 0, blob_bytes = 0;
-  int64_t  ndistinct = 0, lut_cover = 0; /* distinct bit patterns, nonzeros whose value is in the table (0 without a table) */
+  int64_t  ndistinct = 0, lut_cover = 0; /* candidates (distinct sampled bit patterns, at most CCOO_CANDIDATES), nonzeros whose value is in the table (both 0 without a table) */
   int64_t  nsample = 0, nscover = 0;     /* sampled values (0: no table asked for), of which among the lut_size most frequent sampled (CCOOTableBuilt) */
   PetscInt L = 0;                       /* table entries */
   /* chunk counts */
@@ -201,10 +216,10 @@ inline double CCOOFromBits(uint64_t b)
   return v;
 }
 
-/* The value-table decision (see Table above), identical on the host and the device: CCOOSampleCover
+/* The value-table decision (see Table above), identical on the host and the device: CCOOSampleCandidates
    counts the sampled bit patterns (taken at CCOOSamplePos(k), k < nsample = min(CCOO_SAMPLE, nnz)) that are
-   among the L most frequent of the sample; the table is built iff CCOOTableBuilt(st) (lut_size > 0 and
-   nnz > 0 assumed). CCOOSamplePos: position k nnz / ns of stratum k plus a hash of k modulo the stratum's
+   among the L most frequent of the sample (nscover); the table is built iff CCOOTableBuilt(st) (lut_size > 0
+   and nnz > 0 assumed). CCOOSamplePos: position k nnz / ns of stratum k plus a hash of k modulo the stratum's
    length (ns = nnz: position k, every value). The automatic format samples at the same positions. */
 constexpr int64_t CCOO_SAMPLE    = 4096;
 constexpr int64_t CCOO_COVER_DIV = 2; /* the table's values cover at least nsample / 2 of the sample */
@@ -221,7 +236,17 @@ CCOO_HD inline int64_t CCOOSamplePos(int64_t k, int64_t nnz, int64_t ns)
   const int64_t lo = k * nnz / ns, len = (k + 1) * nnz / ns - lo;
   return len > 1 ? lo + (int64_t)(CCOOHash((uint64_t)k) % (uint64_t)len) : lo;
 }
-int64_t     CCOOSampleCover(std::vector<uint64_t> bits, int64_t L);
+/* The sample's cover and candidates, from its nsample bit patterns: returns the number of them that are among
+   the L most frequent distinct patterns (ties to the smaller pattern; the cover does not depend on the
+   ties), and sets *cand to the distinct patterns, at most CCOO_CANDIDATES of them: the most frequent, ties
+   to the smaller pattern, sorted ascending. Both builds call it on the same sample. */
+constexpr int64_t CCOO_CANDIDATES = 2048;
+int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vector<uint64_t> *cand);
+/* The table from the candidates (sorted ascending), their exact counts over every nonzero and their first
+   CSR positions (every candidate was sampled, so occurs): the min(lut_size, candidates) of largest count,
+   ties to the smaller pattern, sorted ascending into *lut with their first positions in *rep; *cover = the
+   sum of their counts. Both builds call it with the same counts. */
+void CCOOPickTable(const std::vector<uint64_t> &cand, const std::vector<int64_t> &count, const std::vector<int> &first, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover);
 inline bool CCOOTableBuilt(const CCOOStats &st) { return st.nsample > 0 && (st.nsample >= st.nnz || st.nscover * CCOO_COVER_DIV >= st.nsample); }
 
 /* The explicit K, or the automatic one from slots_k, nnz, wide, lut_cover and L (see DECISIONS) */

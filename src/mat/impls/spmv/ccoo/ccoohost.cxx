@@ -46,20 +46,44 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int64_t CCOOSampleCover(std::vector<uint64_t> bits, int64_t L)
+/* CCOOSampleCandidates - see ccoo.h: the sample's distinct patterns with their counts, ranked by (count desc,
+   bits asc); the cover is the sum of the first L counts, the candidates the first CCOO_CANDIDATES patterns */
+int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vector<uint64_t> *cand)
 {
-  std::vector<int64_t> counts;
-  int64_t              cover = 0;
-  std::sort(bits.begin(), bits.end());
-  for (std::size_t k = 0; k < bits.size();) {
+  std::vector<std::pair<uint64_t, int64_t>> runs; /* (bits, count), bits ascending */
+  int64_t                                   cover = 0;
+  std::sort(sample.begin(), sample.end());
+  for (std::size_t k = 0; k < sample.size();) {
     std::size_t e = k;
-    while (e < bits.size() && bits[e] == bits[k]) e++;
-    counts.push_back((int64_t)(e - k));
+    while (e < sample.size() && sample[e] == sample[k]) e++;
+    runs.push_back({sample[k], (int64_t)(e - k)});
     k = e;
   }
-  std::sort(counts.begin(), counts.end(), std::greater<int64_t>());
-  for (std::size_t k = 0; k < counts.size() && (int64_t)k < L; k++) cover += counts[k];
+  std::stable_sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) { return a.second > b.second; }); /* ties keep bits ascending */
+  for (std::size_t k = 0; k < runs.size() && (int64_t)k < L; k++) cover += runs[k].second;
+  cand->clear();
+  for (std::size_t k = 0; k < runs.size() && (int64_t)k < CCOO_CANDIDATES; k++) cand->push_back(runs[k].first);
+  std::sort(cand->begin(), cand->end());
   return cover;
+}
+
+/* CCOOPickTable - see ccoo.h */
+void CCOOPickTable(const std::vector<uint64_t> &cand, const std::vector<int64_t> &count, const std::vector<int> &first, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover)
+{
+  std::vector<int> id(cand.size());
+  std::iota(id.begin(), id.end(), 0);
+  /* candidates are sorted by bits, so a stable sort by count leaves ties to the smaller pattern */
+  std::stable_sort(id.begin(), id.end(), [&](int a, int b) { return count[a] > count[b]; });
+  id.resize((std::size_t)std::min<int64_t>(lut_size, (int64_t)id.size()));
+  std::sort(id.begin(), id.end()); /* by index = by bits */
+  lut->clear();
+  rep->clear();
+  *cover = 0;
+  for (int i : id) {
+    lut->push_back(cand[i]);
+    rep->push_back(first[i]);
+    *cover += count[i];
+  }
 }
 
 namespace {
@@ -135,8 +159,8 @@ int64_t CCOOMatrixBytes(const CCOOStats &st)
 
 /*
   CCOOBuildHostLayout - the device build's steps in order: row statistics (slots for every K, wide rows),
-  value table (sort of the bit patterns, run lengths, stable sort by count, top L, sort by bits, first
-  positions), K (it needs the table's coverage; the table does not depend on K), slot starts (scan),
+  value table (the sample's candidates, their exact counts and first positions by a binary search of
+  every nonzero, the top L by count, sorted by bits), K (it needs the table's coverage; the table does not depend on K), slot starts (scan),
   per-chunk analysis (rows, flags, column range and width, table membership, sizes), chunk pointers
   (scan), fill.  B may be any value in [1, 256] here (the tests use small ones); the plugin uses
   multiples of 32.
@@ -164,34 +188,22 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
     for (int e = 0; e < CCOO_NK; e++) st->slots_k[e] += CCOOSlots(len, 1 << e);
     if (len > 0 && (int64_t)A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > CCOO_WIDE_SPAN) st->wide += len;
   }
-  /* 2. value table, if the sampled values repeat */
+  /* 2. value table, if the sampled values repeat: the sample's candidates counted exactly over every nonzero */
   if (o.lut_size > 0 && A.nnz > 0) {
-    std::vector<uint64_t> sample;
+    std::vector<uint64_t> sample, cand;
     st->nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
     for (int64_t k = 0; k < st->nsample; k++) sample.push_back(CCOOBits(A.a[CCOOSamplePos(k, A.nnz, st->nsample)]));
-    st->nscover = CCOOSampleCover(sample, o.lut_size);
-  }
-  if (o.lut_size > 0 && A.nnz > 0 && CCOOTableBuilt(*st)) {
-    std::vector<uint64_t> bits(A.nnz);
-    for (int64_t e = 0; e < A.nnz; e++) bits[e] = CCOOBits(A.a[e]);
-    std::sort(bits.begin(), bits.end());
-    std::vector<std::pair<uint64_t, int64_t>> runs; /* (bits, count), bits ascending */
-    for (int64_t e = 0; e < A.nnz; e++) {
-      if (runs.empty() || runs.back().first != bits[e]) runs.push_back({bits[e], 0});
-      runs.back().second++;
-    }
-    std::stable_sort(runs.begin(), runs.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
-    st->ndistinct = (int64_t)runs.size();
-    st->L         = (PetscInt)std::min<int64_t>(o.lut_size, st->ndistinct);
-    for (PetscInt i = 0; i < st->L; i++) {
-      L.lut.push_back(runs[i].first);
-      st->lut_cover += runs[i].second;
-    }
-    std::sort(L.lut.begin(), L.lut.end());
-    L.rep.assign(st->L, INT_MAX);
-    for (int64_t e = A.nnz - 1; e >= 0; e--) {
-      const int i = LutFind(L.lut, CCOOBits(A.a[e]));
-      if (i >= 0) L.rep[i] = (int)e;
+    st->nscover = CCOOSampleCandidates(std::move(sample), o.lut_size, &cand);
+    if (CCOOTableBuilt(*st)) {
+      std::vector<int64_t> count(cand.size(), 0);
+      std::vector<int>     first(cand.size(), INT_MAX);
+      for (int64_t e = 0; e < A.nnz; e++) {
+        const int i = LutFind(cand, CCOOBits(A.a[e]));
+        if (i >= 0 && !count[i]++) first[i] = (int)e;
+      }
+      CCOOPickTable(cand, count, first, o.lut_size, &L.lut, &L.rep, &st->lut_cover);
+      st->ndistinct = (int64_t)cand.size();
+      st->L         = (PetscInt)L.lut.size();
     }
   }
   /* 3. K, slot starts */
