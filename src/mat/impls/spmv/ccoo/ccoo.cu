@@ -581,8 +581,8 @@ public:
       std::vector<int>      hfirst(nc, INT_MAX);
       std::vector<int64_t>  count(nc);
       for (int i = 0; i < nc; i++) hcc[i] = (u64)cand[i];
-      PetscCall(spmv::DeviceAlloc(&cc, 2 * (std::size_t)nc, nullptr)); /* candidates, then their counts */
-      PetscCall(spmv::DeviceAlloc(&cfirst, nc, nullptr));
+      PetscCall(spmv::DeviceAlloc(&cc, 2 * (std::size_t)nc, nullptr, s)); /* candidates, then their counts */
+      PetscCall(spmv::DeviceAlloc(&cfirst, nc, nullptr, s));
       PetscCallCUDA(cudaMemcpyAsync(cc, hcc.data(), 2 * (std::size_t)nc * sizeof(u64), cudaMemcpyHostToDevice, s));
       PetscCallCUDA(cudaMemcpyAsync(cfirst, hfirst.data(), nc * sizeof(int), cudaMemcpyHostToDevice, s));
       CountCandidates<<<GridFor(A.nnz, (int64_t)sms * 4), kThreads, 0, s>>>((int)A.nnz, Abits, nc, cc, cc + nc, cfirst);
@@ -594,8 +594,8 @@ public:
       CCOOPickTable(cand, count, hfirst, opt.lut_size, &hlut, &hrep, &st.lut_cover);
       st.ndistinct = nc;
       st.L         = (PetscInt)hlut.size();
-      PetscCall(spmv::DeviceAlloc(&dev.lut, st.L, &dev.bytes));
-      PetscCall(spmv::DeviceAlloc(&dev.rep, st.L, &dev.bytes));
+      PetscCall(spmv::DeviceAlloc(&dev.lut, st.L, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.rep, st.L, &dev.bytes, s));
       PetscCallCUDA(cudaMemcpyAsync(dev.lut, hlut.data(), st.L * sizeof(u64), cudaMemcpyHostToDevice, s)); /* hlut and hrep live until the end */
       PetscCallCUDA(cudaMemcpyAsync(dev.rep, hrep.data(), st.L * sizeof(int), cudaMemcpyHostToDevice, s));
     }
@@ -663,7 +663,7 @@ public:
       }
       grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
     }
-    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, cc, cfirst}));
+    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, cc, cfirst}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
