@@ -475,7 +475,7 @@ public:
       else opt.format = -1;
     }
     PetscCall(PetscOptionsBool("-mat_spmv_deterministic", "Only formats whose products are bitwise reproducible run to run: argcsr, segsum, suraa, csr (cuSPARSE CSR_ALG2), brc where it splits no row", "MatSpMVGetFormat", opt.deterministic, &opt.deterministic, NULL));
-    PetscCall(PetscOptionsReal("-mat_spmv_budget", "Expected selection cost allowed, in cuSPARSE products of the matrix: ranked formats after the first are timed while the estimate stays within it", "MatSpMVGetFormat", opt.budget, &opt.budget, NULL));
+    PetscCall(PetscOptionsReal("-mat_spmv_budget", "Selection cost allowed, in cuSPARSE products of the matrix: ranked formats after the first are timed while the estimate, and on the GPU the time spent, stay within it", "MatSpMVGetFormat", opt.budget, &opt.budget, NULL));
     PetscCheck(opt.budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_budget %g must be >= 0", (double)opt.budget);
     if (opt.format >= 0 && opt.deterministic) PetscCheck(opt.format != AUTO_CCOO, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_spmv_format ccoo with -mat_spmv_deterministic: CCOO combines rows that cross a chunk with atomics");
     /* the candidates' own options (-mat_brc_width, ...), in this same options block */

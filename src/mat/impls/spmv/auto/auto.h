@@ -17,7 +17,9 @@
       Why each branch holds is written next to it in autohost.cxx and in the README.
    3. On the GPU: csr is always timed (the type is then never slower than aijcusparse beyond timing
       noise), then the ranked formats in order while the expected cost of the selection stays within a
-      budget (-mat_spmv_budget, 40 cuSPARSE products: the first ranked format is always timed). Each is
+      budget (-mat_spmv_budget, 40 cuSPARSE products: the first ranked format is always timed); on the clock
+      too: once csr is timed, a later candidate is skipped if the time spent plus its scaled estimate would
+      pass the budget (Select in auto.cu). Each is
       built, run once (warm-up) and timed over -mat_spmv_trials products with CUDA events on the given
       stream; the median wins. A loser's device memory is released as soon as it has lost.
       Without a GPU (or with the host reference): the first ranked format, no timing. Deterministic.
