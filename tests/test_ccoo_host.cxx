@@ -39,6 +39,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <set>
 #include <numeric>
 #include <random>
 #include <string>
@@ -334,16 +335,21 @@ static std::vector<uint64_t> TopOfAllValues(const Csr &A, PetscInt lut_size)
 
 /* the table by an independent route (ccoo.h, Table): the min(4096, nnz) values sampled at the jittered
    positions counted in a map; no table when their lut_size most frequent cover less than half of them (more
-   than 4096 nonzeros); the candidates: the 2048 most frequent sampled patterns (count desc, bits asc); their
-   counts over all values in a map; the table: the top lut_size candidates by (count desc, bits asc), sorted
-   by bits. *ndistinct = candidates, *cover = the table's count over all values. */
-static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover)
+   than 4096 nonzeros); the candidates: the 2048 most frequent sampled patterns (count desc, bits asc); every
+   value counted in a map; the misses: the nonzeros whose value is no candidate. Ranked: every distinct value
+   when the misses are at most nnz / 16, else the candidates only. The table: the top lut_size ranked values
+   by (count desc, bits asc), sorted by bits. *ndistinct = the ranked values, *nmiss = the misses, *cover =
+   the table's count over all values (all 0 without a table). */
+static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover, int64_t *nmiss = nullptr)
 {
   const auto                  rank = [](const auto &p, const auto &q) { return p.second != q.second ? p.second > q.second : p.first < q.first; };
   std::vector<uint64_t>       lut;
-  std::map<uint64_t, int64_t> sc, count;
+  std::map<uint64_t, int64_t> sc, all;
+  std::set<uint64_t>          cand;
+  int64_t                     miss = 0;
   *ndistinct = 0;
   *cover     = 0;
+  if (nmiss) *nmiss = 0;
   if (A.Nnz() == 0 || lut_size == 0) return lut;
   const int64_t ns = std::min<int64_t>(4096, A.Nnz());
   for (int64_t k = 0; k < ns; k++) sc[CCOOBits(A.a[(std::size_t)JitteredPos(k, A.Nnz(), ns)])]++;
@@ -352,13 +358,16 @@ static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int6
   int64_t scov = 0;
   for (std::size_t i = 0; i < sruns.size() && (PetscInt)i < lut_size; i++) scov += sruns[i].second;
   if (A.Nnz() > 4096 && 2 * scov < 4096) return lut;
-  for (std::size_t i = 0; i < sruns.size() && i < 2048; i++) count[sruns[i].first] = 0;
-  *ndistinct = (int64_t)count.size();
-  for (PetscScalar v : A.a) {
-    auto it = count.find(CCOOBits(v));
-    if (it != count.end()) it->second++;
-  }
-  std::vector<std::pair<uint64_t, int64_t>> runs(count.begin(), count.end());
+  for (std::size_t i = 0; i < sruns.size() && i < 2048; i++) cand.insert(sruns[i].first);
+  for (PetscScalar v : A.a) all[CCOOBits(v)]++;
+  for (const auto &[b, c] : all)
+    if (!cand.count(b)) miss += c;
+  const bool                                exact = 16 * miss <= A.Nnz(); /* miss <= nnz / 16, rounded down or not */
+  std::vector<std::pair<uint64_t, int64_t>> runs;
+  for (const auto &[b, c] : all)
+    if (exact || cand.count(b)) runs.push_back({b, c});
+  *ndistinct = (int64_t)runs.size();
+  if (nmiss) *nmiss = miss;
   std::sort(runs.begin(), runs.end(), rank);
   for (PetscInt i = 0; i < lut_size && i < (PetscInt)runs.size(); i++) {
     lut.push_back(runs[i].first);
@@ -402,11 +411,11 @@ static void CheckBuilt(const CCOOOptions &o, const Csr &A, const CCOOLayout &L, 
   const SpMVHostCsr V = A.View();
   if (!CheckInvariants(o, V, L)) return;
   Check(L.K == ExpectedK(o, A) && st.K == L.K && L.B == o.threads, "K = %" PetscInt_FMT " (stats %" PetscInt_FMT "), expected %" PetscInt_FMT "; B = %" PetscInt_FMT, L.K, st.K, ExpectedK(o, A), L.B);
-  int64_t    ndistinct, cover;
-  const auto lut = ExpectedTable(A, o.lut_size, &ndistinct, &cover);
+  int64_t    ndistinct, cover, nmiss;
+  const auto lut = ExpectedTable(A, o.lut_size, &ndistinct, &cover, &nmiss);
   Check(L.lut == lut, "table %zu entries, expected %zu (top %" PetscInt_FMT " by count, then bits)", L.lut.size(), lut.size(), o.lut_size);
-  Check(st.L == (PetscInt)lut.size() && st.lut_cover == cover && st.ndistinct == ndistinct, "stats table %" PetscInt_FMT " cover %lld candidates %lld, expected %zu %lld %lld", st.L, (long long)st.lut_cover, (long long)st.ndistinct, lut.size(), (long long)cover, (long long)ndistinct);
-  if (A.Nnz() <= 4096) Check(L.lut == TopOfAllValues(A, o.lut_size), "at most 4096 nonzeros: the table is not the top %" PetscInt_FMT " of all values", o.lut_size);
+  Check(st.L == (PetscInt)lut.size() && st.lut_cover == cover && st.ndistinct == ndistinct && st.nmiss == nmiss, "stats table %" PetscInt_FMT " cover %lld ranked %lld misses %lld, expected %zu %lld %lld %lld", st.L, (long long)st.lut_cover, (long long)st.ndistinct, (long long)st.nmiss, lut.size(), (long long)cover, (long long)ndistinct, (long long)nmiss);
+  if (A.Nnz() <= 4096 || (!lut.empty() && 16 * nmiss <= A.Nnz())) Check(L.lut == TopOfAllValues(A, o.lut_size), "at most 4096 nonzeros or at most nnz/16 misses (%lld of %lld): the table is not the top %" PetscInt_FMT " of all values", (long long)nmiss, (long long)A.Nnz(), o.lut_size);
   std::map<uint64_t, int> firstpos; /* first position of each value */
   for (PetscInt e = A.Nnz() - 1; e >= 0; e--) firstpos[CCOOBits(A.a[e])] = (int)e;
   for (std::size_t i = 0; i < L.rep.size(); i++) {
@@ -686,28 +695,44 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       if (!sampled[e]) off.push_back(e);
     const auto has  = [](const std::vector<uint64_t> &lut, double v) { return std::binary_search(lut.begin(), lut.end(), CCOOBits(v)); };
     const auto uniq = [](int64_t j) { return 1.0e6 + (double)j; }; /* bit patterns ascending with j */
-    g_context       = "table by candidates: more than 2048 distinct sampled values";
+    g_context       = "table by candidates: more than 2048 distinct sampled values, many misses";
     if (Check(nz == 20000 && (int64_t)off.size() == nz - ns, "nnz %lld, %zu positions off the sample", (long long)nz, off.size())) {
       /* sampled: 2060 values from 200 repeated ones (1..200, 10-11 times each), then 2036 drawn once, u_0 ..
          u_2035: 2236 distinct, the 2048 candidates are the 200 and u_0 .. u_1847. Off the sample: u_0 500
          times (exact count 501: the most frequent of the matrix), u_2035 600 times (601, but no candidate),
-         7.5 700 times (never sampled). Table: u_0, the 200, and u_1 .. u_55 (count 1, the smallest); the old
-         definition (top 256 of all values) would have taken u_2035 and 7.5. */
+         7.5 700 times (never sampled), 14104 random values. Misses: u_1848 .. u_2035 (188 + 600), 7.5 and the
+         random values, 15592 > 20000 / 16: the table is the top of the candidates: u_0, the 200, and u_1 ..
+         u_55 (count 1, the smallest); the top 256 of all values would have taken u_2035 and 7.5. */
       for (int64_t k = 0; k < ns; k++) A.a[spos[k]] = k < 2060 ? 1.0 + (double)(k % 200) : uniq(k - 2060);
       for (int64_t q = 0; q < 1800; q++) A.a[off[q]] = q < 500 ? uniq(0) : q < 1100 ? uniq(2035) : 7.5;
       PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
       CheckBuilt(o, A, L, st);
-      Check(CCOOTableBuilt(st) && st.nscover == 2060 + 56 && st.ndistinct == 2048 && st.L == 256 && st.lut_cover == 501 + 2060 + 55, "sample cover %lld, candidates %lld, table %" PetscInt_FMT " covering %lld; expected 2116, 2048, 256, 2616", (long long)st.nscover, (long long)st.ndistinct, st.L, (long long)st.lut_cover);
+      Check(CCOOTableBuilt(st) && st.nscover == 2060 + 56 && st.ndistinct == 2048 && st.nmiss == 188 + 600 + 700 + (nz - ns - 1800) && st.L == 256 && st.lut_cover == 501 + 2060 + 55, "sample cover %lld, candidates %lld, misses %lld, table %" PetscInt_FMT " covering %lld; expected 2116, 2048, 15592, 256, 2616", (long long)st.nscover, (long long)st.ndistinct, (long long)st.nmiss, st.L, (long long)st.lut_cover);
       Check(has(L.lut, uniq(0)) && has(L.lut, uniq(55)) && !has(L.lut, uniq(56)) && !has(L.lut, uniq(2035)) && !has(L.lut, 7.5) && has(L.lut, 200.0), "table: u_0 %d, u_55 %d, u_56 %d, u_2035 %d, 7.5 %d, 200 %d; expected 1 1 0 0 0 1", has(L.lut, uniq(0)), has(L.lut, uniq(55)), has(L.lut, uniq(56)), has(L.lut, uniq(2035)), has(L.lut, 7.5), has(L.lut, 200.0));
       Check(L.lut != TopOfAllValues(A, o.lut_size), "the table equals the top 256 of all values: this matrix should tell the definitions apart");
       const auto it = std::lower_bound(L.lut.begin(), L.lut.end(), CCOOBits(uniq(0)));
       if (it != L.lut.end() && *it == CCOOBits(uniq(0))) Check(L.rep[it - L.lut.begin()] == (int)std::min(off[0], spos[2060]), "rep of u_0 %d, expected its first position %lld", L.rep[it - L.lut.begin()], (long long)std::min(off[0], spos[2060]));
+
+      g_context = "table by candidates: more than 2048 distinct sampled values, few misses";
+      /* the same sample; off it u_0 500 times, u_2035 300 times (301), 7.5 700 times, the rest from the 200
+         repeated values. Misses: u_1848 .. u_2034 (187), u_2035 (301) and 7.5 (700): 1188 <= 1250, counted:
+         the table is the top 256 of all 2237 distinct values: the 200, 7.5, u_0, u_2035 (never drawn, or
+         drawn once beyond the candidates: both rarer than the sample can rank) and u_1 .. u_53 (count 1,
+         the smallest); the 1981 values u_54 .. u_2034 stay out */
+      for (int64_t q = 0; q < (int64_t)off.size(); q++) A.a[off[q]] = q < 500 ? uniq(0) : q < 800 ? uniq(2035) : q < 1100 ? 1.0 + (double)(q % 200) : q < 1800 ? 7.5 : 1.0 + (double)(q % 200);
+      PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+      CheckBuilt(o, A, L, st);
+      Check(CCOOTableBuilt(st) && st.ndistinct == 2237 && st.nmiss == 1188 && st.L == 256 && st.lut_cover == nz - 1981 && L.lut == TopOfAllValues(A, o.lut_size), "values %lld, misses %lld, table %" PetscInt_FMT " covering %lld; expected 2237, 1188, 256, %lld and the top 256 of all values", (long long)st.ndistinct, (long long)st.nmiss, st.L, (long long)st.lut_cover, (long long)(nz - 1981));
+      Check(has(L.lut, 7.5) && has(L.lut, uniq(2035)) && has(L.lut, uniq(0)) && has(L.lut, uniq(53)) && !has(L.lut, uniq(54)) && !has(L.lut, uniq(1848)), "table: 7.5 %d, u_2035 %d, u_0 %d, u_53 %d, u_54 %d, u_1848 %d; expected 1 1 1 1 0 0", has(L.lut, 7.5), has(L.lut, uniq(2035)), has(L.lut, uniq(0)), has(L.lut, uniq(53)), has(L.lut, uniq(54)), has(L.lut, uniq(1848)));
+      const auto i75 = std::lower_bound(L.lut.begin(), L.lut.end(), CCOOBits(7.5)) - L.lut.begin(), iu = std::lower_bound(L.lut.begin(), L.lut.end(), CCOOBits(uniq(2035))) - L.lut.begin();
+      if (has(L.lut, 7.5) && has(L.lut, uniq(2035))) Check(L.rep[i75] == (int)off[1100] && L.rep[iu] == (int)std::min(off[500], spos[2060 + 2035]), "rep of 7.5 %d (expected %lld), of u_2035 %d (expected %lld)", L.rep[i75], (long long)off[1100], L.rep[iu], (long long)std::min(off[500], spos[2060 + 2035]));
     }
     g_context = "table by candidates: exact counts reorder the sample's ranking";
     {
       /* sampled (k mod 100): 2.0 37%, 3.0 25%, 4.0 15%, 5.0 12%, 6.0 11%; off the sample 6.0 2000 times from
-         the first position off the sample. Table of 4: the sample's top 4 are 2, 3, 4, 5 (cover 89%), the
-         exact counts put 6.0 (about 2450) before 5.0 (about 490): 2, 3, 4, 6, and rep of 6.0 is off the sample */
+         the first position off the sample, random values elsewhere (13904 misses: the candidates' table).
+         Table of 4: the sample's top 4 are 2, 3, 4, 5 (cover 89%), the exact counts put 6.0 (about 2450)
+         before 5.0 (about 490): 2, 3, 4, 6, and rep of 6.0 is off the sample */
       int64_t c5 = 0, c6 = 0;
       for (int64_t e = 0; e < nz; e++) A.a[e] = RandomValue(r3);
       for (int64_t k = 0; k < ns; k++) {
@@ -721,8 +746,83 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
       CheckBuilt(o, A, L, st);
       CheckArray("lut", L.lut, std::vector<uint64_t>{CCOOBits(2.0), CCOOBits(3.0), CCOOBits(4.0), CCOOBits(6.0)});
-      Check(L.rep.size() == 4 && L.rep[3] == (int)off[0] && st.ndistinct == 5 && st.nscover == ns - c6 && st.lut_cover == ns - c5 + 2000, "rep of 6.0 %d (expected %lld), candidates %lld, sample cover %lld (expected %lld), table cover %lld (expected %lld)", L.rep.size() == 4 ? L.rep[3] : -1, (long long)off[0], (long long)st.ndistinct, (long long)st.nscover, (long long)(ns - c6), (long long)st.lut_cover, (long long)(ns - c5 + 2000));
+      Check(L.rep.size() == 4 && L.rep[3] == (int)off[0] && st.ndistinct == 5 && st.nmiss == nz - ns - 2000 && st.nscover == ns - c6 && st.lut_cover == ns - c5 + 2000, "rep of 6.0 %d (expected %lld), candidates %lld, misses %lld, sample cover %lld (expected %lld), table cover %lld (expected %lld)", L.rep.size() == 4 ? L.rep[3] : -1, (long long)off[0], (long long)st.ndistinct, (long long)st.nmiss, (long long)st.nscover, (long long)(ns - c6), (long long)st.lut_cover, (long long)(ns - c5 + 2000));
       o.lut_size = 256;
+    }
+    g_context = "table with the misses: at and just over nnz / 16";
+    {
+      /* sampled (k mod 16): 0 -> 6.0, 1 -> 4.0 (256 each), else 2.0 or 3.0 (1792 each). Off the sample: 0.5 256
+         times (never drawn; ties with 4.0 and 6.0), 9.0 300 times (never drawn), nu values u_j once, the
+         rest 2.0. Misses 556 + nu. nu = 694: 1250 = 20000 / 16 misses, counted: table of 4 = 2.0, 3.0, 9.0
+         and 0.5 (256 like 4.0 and 6.0, the smallest bits), of 5 = 0.5, 2, 3, 4, 9, of 256: the 6 and u_0 ..
+         u_249. nu = 695: 1251 misses, not counted: the candidates 2, 3, 4, 6 */
+      for (int nu : {694, 695}) {
+        for (int64_t k = 0; k < ns; k++) A.a[spos[k]] = k % 16 == 0 ? 6.0 : k % 16 == 1 ? 4.0 : k % 2 ? 3.0 : 2.0;
+        for (int64_t q = 0; q < (int64_t)off.size(); q++) A.a[off[q]] = 2.0;
+        for (int64_t j = 0; j < 256; j++) A.a[off[3 * j + 1]] = 0.5;
+        for (int64_t j = 0; j < 300; j++) A.a[off[10000 + j]] = 9.0;
+        for (int64_t j = 0; j < nu; j++) A.a[off[12000 + j]] = uniq(j);
+        const int64_t c2 = 1792 + (nz - ns) - 556 - nu;
+        for (PetscInt lut_size : {4, 5, 256}) {
+          o.lut_size = lut_size;
+          PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+          CheckBuilt(o, A, L, st);
+          std::vector<uint64_t> expect;
+          int64_t               cover = 0;
+          if (nu == 695) {
+            expect = {CCOOBits(2.0), CCOOBits(3.0), CCOOBits(4.0), CCOOBits(6.0)};
+            cover  = c2 + 1792 + 512;
+          } else {
+            expect = {CCOOBits(0.5), CCOOBits(2.0), CCOOBits(3.0), CCOOBits(9.0)};
+            cover  = c2 + 1792 + 300 + 256;
+            if (lut_size >= 5) {
+              expect.push_back(CCOOBits(4.0));
+              cover += 256;
+            }
+            if (lut_size == 256) {
+              expect.push_back(CCOOBits(6.0));
+              cover += 256 + 250;
+              for (int64_t j = 0; j < 250; j++) expect.push_back(CCOOBits(uniq(j)));
+            }
+            std::sort(expect.begin(), expect.end());
+          }
+          Check(L.lut == expect && st.lut_cover == cover && st.nmiss == 556 + nu && st.ndistinct == (nu == 695 ? 4 : 6 + nu), "%d values once, table of %" PetscInt_FMT ": %zu entries (expected %zu), cover %lld (expected %lld), misses %lld, ranked values %lld", nu, lut_size, L.lut.size(), expect.size(), (long long)st.lut_cover, (long long)cover, (long long)st.nmiss, (long long)st.ndistinct);
+          if (nu == 694 && L.lut == expect) {
+            const auto i9 = std::lower_bound(L.lut.begin(), L.lut.end(), CCOOBits(9.0)) - L.lut.begin(); /* 0.5 is the smallest */
+            Check(L.rep[0] == (int)off[1] && L.rep[i9] == (int)off[10000], "rep of 0.5 %d (expected %lld), of 9.0 %d (expected %lld)", L.rep[0], (long long)off[1], L.rep[i9], (long long)off[10000]);
+          }
+        }
+      }
+      o.lut_size = 256;
+    }
+    g_context = "table with the misses: the device's top lut_size missed values suffice";
+    {
+      /* the device build hands CCOOPickTable the candidates and only the lut_size most frequent missed values
+         (count desc, bits asc: a stable sort of the runs by count); the host build every missed value. Same
+         table, rep and cover, with counts drawn from few values (many ties) */
+      for (int t = 0; t < 20; t++) {
+        std::vector<CCOORun> cands, misses;
+        std::set<uint64_t>   used;
+        const int            nc = 1 + (int)(r3() % 300), nm = 1 + (int)(r3() % 600);
+        while ((int)used.size() < nc + nm) used.insert(r3() % 5000);
+        int k = 0;
+        for (uint64_t b : used) (k++ < nc ? cands : misses).push_back({b, 1 + (int64_t)(r3() % 6), (int)(r3() % 100000)});
+        std::shuffle(misses.begin(), misses.end(), r3);
+        for (PetscInt lut_size : {1, 4, 100, 256}) {
+          std::vector<CCOORun> all = cands, top = misses;
+          all.insert(all.end(), misses.begin(), misses.end());
+          std::stable_sort(top.begin(), top.end(), [](const CCOORun &p, const CCOORun &q) { return p.bits < q.bits; });
+          std::stable_sort(top.begin(), top.end(), [](const CCOORun &p, const CCOORun &q) { return p.count > q.count; });
+          top.resize(std::min<std::size_t>(top.size(), (std::size_t)lut_size));
+          top.insert(top.begin(), cands.begin(), cands.end());
+          std::vector<uint64_t> l1, l2;
+          std::vector<int>      p1, p2;
+          int64_t               c1, c2;
+          CCOOPickTable(all, lut_size, &l1, &p1, &c1);
+          CCOOPickTable(top, lut_size, &l2, &p2, &c2);
+          Check(l1 == l2 && p1 == p2 && c1 == c2 && (int64_t)l1.size() == std::min<int64_t>(lut_size, nc + nm) && std::is_sorted(l1.begin(), l1.end()), "%d candidates, %d missed values, table of %" PetscInt_FMT ": %zu / %zu entries, cover %lld / %lld", nc, nm, lut_size, l1.size(), l2.size(), (long long)c1, (long long)c2);
+        }
+      }
     }
     g_context = "table by candidates: 4000 nonzeros, 2673 distinct values";
     {
@@ -735,7 +835,7 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       Check(S.Nnz() == 4000 && st.nsample == 4000 && st.ndistinct == 2048 && st.L == 256 && st.lut_cover == 1334 + 249 && has(L.lut, uniq(1)) && !has(L.lut, uniq(3998)), "nnz %lld, sample %lld, candidates %lld, table %" PetscInt_FMT " covering %lld", (long long)S.Nnz(), (long long)st.nsample, (long long)st.ndistinct, st.L, (long long)st.lut_cover);
     }
   }
-  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits; table only when sampled values repeat; table from the sample's candidates counted exactly");
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits; table only when sampled values repeat; table from the sample's candidates counted exactly, with the missed values up to nnz/16");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

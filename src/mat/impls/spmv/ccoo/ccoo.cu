@@ -1,12 +1,13 @@
 /* CCOO on the device: layout built on the GPU from the device CSR (row statistics, value sample, value
-   table by an exact count of the sample's candidates, K, slot scan, per-chunk analysis, chunk pointer
-   scan, fill), values refresh, the SpMV kernel; and the format object that the generic type drives.
-   See ccoo.h. */
+   table by an exact count of the sample's candidates and, when they are few, of the missed values, K, slot
+   scan, per-chunk analysis, chunk pointer scan, fill), values refresh, the SpMV kernel; and the format
+   object that the generic type drives. See ccoo.h. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "ccoo.h"
 #include "../spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
+#include <cuda/functional>
 #include <algorithm>
 #include <climits>
 
@@ -84,14 +85,37 @@ __device__ __forceinline__ int LutFind(const u64 *lut, int L, u64 b)
   grid-stride loop, so the full mask is valid; lanes past nnz and values that are no candidate carry -1) and
   the group's lowest lane, the lowest position, adds the group's size and takes the minimum position; at the
   end the block adds its nonzero counters to count (64-bit) and takes the minimum into first (INT_MAX
-  initially). blockDim.x must be a multiple of 32 (kThreads).
+  initially). blockDim.x must be kThreads.
+  The misses (values that are no candidate) are counted into *nmiss (exact) and their positions compacted
+  into mpos[0..cap), in no particular order: the missing lanes of a warp (__ballot_sync) append their
+  positions to the warp's staging area in shared memory (kMissStage entries); when the next iteration's
+  misses would not fit, and at the end, the warp flushes it: one atomicAdd of the staged count on *nmiss
+  gives the base, and each staged position q goes to mpos[base + q] if that is < cap. The counter keeps
+  counting past cap. Staging makes it one global atomic per 33 to kMissStage misses instead of one per warp
+  iteration holding one (all the grid's warps add to one address: cage11 kron 64 has 1.6% misses, about one
+  warp iteration in two would hold one).
 */
-__global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *__restrict__ a, int nc, const u64 *__restrict__ cand, u64 *__restrict__ count, int *__restrict__ first)
+constexpr int kMissStage = 64; /* staged miss positions per warp: at least 32 (one iteration's) */
+__global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *__restrict__ a, int nc, const u64 *__restrict__ cand, u64 *__restrict__ count, int *__restrict__ first, int cap, int *__restrict__ mpos, u64 *__restrict__ nmiss)
 {
   __shared__ u64      sc[CCOO_CANDIDATES];
   __shared__ unsigned scnt[CCOO_CANDIDATES];
   __shared__ int      sfirst[CCOO_CANDIDATES];
+  __shared__ int      stage[kThreads / 32][kMissStage];
   const int           lane = threadIdx.x & 31;
+  int                *wst  = stage[threadIdx.x >> 5];
+  int                 ns   = 0; /* staged misses of the warp (warp-uniform) */
+  /* the warp's staged misses to mpos and *nmiss; every lane calls it (warp-uniform) */
+  const auto flush = [&]() {
+    u64 base = 0;
+    if (lane == 0) base = atomicAdd(nmiss, (u64)ns);
+    base = __shfl_sync(kFull, base, 0);
+    __syncwarp();
+    for (int q = lane; q < ns; q += 32)
+      if (base + q < (u64)cap) mpos[base + q] = wst[q];
+    __syncwarp();
+    ns = 0;
+  };
 
   for (int i = threadIdx.x; i < nc; i += blockDim.x) {
     sc[i]     = cand[i];
@@ -100,20 +124,52 @@ __global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *
   }
   __syncthreads();
   for (int64_t base = blockIdx.x * (int64_t)blockDim.x + (threadIdx.x & ~31u); base < nnz; base += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t e   = base + lane;
-    const int     i   = e < nnz ? LutFind(sc, nc, a[e]) : -1;
+    const int64_t  e   = base + lane;
+    const int      i   = e < nnz ? LutFind(sc, nc, a[e]) : -1;
     const unsigned grp = __match_any_sync(kFull, i);
     if (i >= 0 && lane == __ffs(grp) - 1) {
       atomicAdd(&scnt[i], (unsigned)__popc(grp));
       atomicMin(&sfirst[i], (int)e); /* no plain read first: racecheck would see it race with other warps' atomics */
     }
+    const unsigned miss = __ballot_sync(kFull, e < nnz && i < 0);
+    if (miss) {
+      if (ns + __popc(miss) > kMissStage) flush();
+      if (miss >> lane & 1u) wst[ns + __popc(miss & ((1u << lane) - 1u))] = (int)e;
+      ns += __popc(miss);
+    }
   }
+  __syncwarp();
+  if (ns) flush();
   __syncthreads();
   for (int i = threadIdx.x; i < nc; i += blockDim.x)
     if (scnt[i]) {
       atomicAdd(&count[i], (u64)scnt[i]);
       atomicMin(&first[i], sfirst[i]);
     }
+}
+
+/* the misses gathered for the sort: key[k] = the bit pattern at position mpos[k], rid[k] = k (the run ids
+   that the count sort carries later) */
+__global__ void GatherMisses(int n, const int *__restrict__ mpos, const u64 *__restrict__ a, u64 *__restrict__ key, int *__restrict__ rid)
+{
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
+    key[k] = a[mpos[k]];
+    rid[k] = (int)k;
+  }
+}
+
+/* the L most frequent missed runs (rid: run ids by count descending, ties by id = bits ascending; cnt: their
+   counts, 0 past the runs): out[i] = bits, out[L + i] = count, out[2L + i] = first position (all 0 where
+   the count is 0), out[3L] = the number of runs */
+__global__ void PickMissed(int L, const int *__restrict__ rid, const int *__restrict__ cnt, const u64 *__restrict__ uniq, const int *__restrict__ minpos, const int *__restrict__ nruns, u64 *__restrict__ out)
+{
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) out[3 * L] = (u64)*nruns;
+  if (i >= L) return;
+  const int c = cnt[i], r = c > 0 ? rid[i] : 0;
+  out[i]         = c > 0 ? uniq[r] : 0ull;
+  out[L + i]     = (u64)c;
+  out[2 * L + i] = c > 0 ? (u64)minpos[r] : 0ull;
 }
 
 /* block reductions for blockDim.x <= kMaxB, a multiple of 32; every thread gets the result */
@@ -528,9 +584,13 @@ public:
     int           *slot_row = nullptr;
     void          *tmp      = nullptr;
     std::size_t    tmpbytes = 0;
-    /* table build: the candidates and their counts (one buffer), their first positions */
-    u64 *cc = nullptr;
-    int *cfirst = nullptr;
+    /* table build: the candidates, their counts and the miss counter (one buffer), their first positions, the
+       misses' positions; for the missed values (only when counted): bit patterns (gathered, sorted), sorted
+       positions, run bit patterns, run counts (then sorted), run first positions, run ids (then sorted), the
+       numbers of runs (2), the picked runs */
+    u64 *cc = nullptr, *mkey = nullptr, *muniq = nullptr, *msel = nullptr;
+    int *cfirst = nullptr, *mpos = nullptr, *mpos2 = nullptr, *mcnt = nullptr, *mmin = nullptr, *mrid = nullptr, *mnr = nullptr;
+    std::size_t need = 0;
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
@@ -571,29 +631,74 @@ public:
     st.wide     = (int64_t)hs[CCOO_NK + 2];
 
     /* 2. value table (independent of K): the sample's candidates counted exactly over every nonzero, with
-          their first positions (one pass, CountCandidates), and the top L picked on the host as the host
-          build picks them (CCOOPickTable) */
+          their first positions, and the misses counted with their positions kept (one pass, CountCandidates);
+          when the misses are few (CCOOMissesCounted), the missed values counted by a sort of their bit patterns
+          with their positions, run lengths and minimum positions, and the lut_size most frequent runs sent to
+          the host; the top L picked on the host as the host build picks it (CCOOPickTable) */
     std::vector<uint64_t> hlut;
     std::vector<int>      hrep;
     if (st.nsample && CCOOTableBuilt(st)) {
-      const int             nc = (int)cand.size(); /* 1 .. CCOO_CANDIDATES: the sample is not empty */
-      std::vector<u64>      hcc(2 * (std::size_t)nc, 0ull);
-      std::vector<int>      hfirst(nc, INT_MAX);
-      std::vector<int64_t>  count(nc);
+      const int            nc  = (int)cand.size(); /* 1 .. CCOO_CANDIDATES: the sample is not empty */
+      const int            cap = (int)CCOOMissCap(A.nnz);
+      std::vector<u64>     hcc(2 * (std::size_t)nc + 1, 0ull);
+      std::vector<int>     hfirst(nc, INT_MAX);
+      std::vector<CCOORun> runs;
       for (int i = 0; i < nc; i++) hcc[i] = (u64)cand[i];
-      PetscCall(spmv::DeviceAlloc(&cc, 2 * (std::size_t)nc, nullptr, s)); /* candidates, then their counts */
+      PetscCall(spmv::DeviceAlloc(&cc, 2 * (std::size_t)nc + 1, nullptr, s)); /* candidates, their counts, the miss counter */
       PetscCall(spmv::DeviceAlloc(&cfirst, nc, nullptr, s));
-      PetscCallCUDA(cudaMemcpyAsync(cc, hcc.data(), 2 * (std::size_t)nc * sizeof(u64), cudaMemcpyHostToDevice, s));
+      PetscCall(spmv::DeviceAlloc(&mpos, cap, nullptr, s));
+      PetscCallCUDA(cudaMemcpyAsync(cc, hcc.data(), (2 * (std::size_t)nc + 1) * sizeof(u64), cudaMemcpyHostToDevice, s));
       PetscCallCUDA(cudaMemcpyAsync(cfirst, hfirst.data(), nc * sizeof(int), cudaMemcpyHostToDevice, s));
-      CountCandidates<<<GridFor(A.nnz, (int64_t)sms * 4), kThreads, 0, s>>>((int)A.nnz, Abits, nc, cc, cc + nc, cfirst);
+      CountCandidates<<<GridFor(A.nnz, (int64_t)sms * 4), kThreads, 0, s>>>((int)A.nnz, Abits, nc, cc, cc + nc, cfirst, cap, mpos, cc + 2 * nc);
       SpMVCheckLaunch();
-      PetscCallCUDA(cudaMemcpyAsync(hcc.data() + nc, cc + nc, nc * sizeof(u64), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(hcc.data() + nc, cc + nc, (nc + 1) * sizeof(u64), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaMemcpyAsync(hfirst.data(), cfirst, nc * sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
-      for (int i = 0; i < nc; i++) count[i] = (int64_t)hcc[nc + i];
-      CCOOPickTable(cand, count, hfirst, opt.lut_size, &hlut, &hrep, &st.lut_cover);
+      for (int i = 0; i < nc; i++) runs.push_back({cand[i], (int64_t)hcc[nc + i], hfirst[i]});
+      st.nmiss     = (int64_t)hcc[2 * nc];
       st.ndistinct = nc;
-      st.L         = (PetscInt)hlut.size();
+      if (st.nmiss && CCOOMissesCounted(st.nmiss, A.nnz)) { /* every miss is in mpos[0..nm) */
+        const int nm = (int)st.nmiss, Lm = (int)std::min<int64_t>(opt.lut_size, nm);
+        int       cbits = 1;                   /* the counts are <= nm: the bits of nm suffice for their sort */
+        while (cbits < 31 && (nm >> cbits)) cbits++;
+        std::vector<u64> hsel(3 * (std::size_t)Lm + 1);
+        PetscCall(spmv::DeviceAlloc(&mkey, 2 * (std::size_t)nm, nullptr, s)); /* gathered, sorted */
+        PetscCall(spmv::DeviceAlloc(&mpos2, nm, nullptr, s));
+        PetscCall(spmv::DeviceAlloc(&muniq, nm, nullptr, s));
+        PetscCall(spmv::DeviceAlloc(&mcnt, 2 * (std::size_t)nm, nullptr, s)); /* run counts, sorted */
+        PetscCall(spmv::DeviceAlloc(&mmin, nm, nullptr, s));
+        PetscCall(spmv::DeviceAlloc(&mrid, 2 * (std::size_t)nm, nullptr, s)); /* run ids, sorted by count */
+        PetscCall(spmv::DeviceAlloc(&mnr, 2, nullptr, s));
+        PetscCall(spmv::DeviceAlloc(&msel, 3 * (std::size_t)Lm + 1, nullptr, s));
+        GatherMisses<<<GridFor(nm), kThreads, 0, s>>>(nm, mpos, Abits, mkey, mrid);
+        SpMVCheckLaunch();
+        /* (bits, position) by bits, all 64 of them (at most nnz / 16 keys) */
+        PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, mkey, mkey + nm, mpos, mpos2, nm, 0, 64, s));
+        PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
+        PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, mkey, mkey + nm, mpos, mpos2, nm, 0, 64, s));
+        /* runs: bit patterns and counts (counts past the runs stay 0), and the minimum position of each (the
+           positions of a run are in no particular order: the compaction's) */
+        PetscCallCUDA(cudaMemsetAsync(mcnt, 0, nm * sizeof(int), s));
+        PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(nullptr, need, mkey + nm, muniq, mcnt, mnr, nm, s));
+        PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
+        PetscCallCUDA(cub::DeviceRunLengthEncode::Encode(tmp, need, mkey + nm, muniq, mcnt, mnr, nm, s));
+        PetscCallCUDA(cub::DeviceReduce::ReduceByKey(nullptr, need, mkey + nm, mkey, mpos2, mmin, mnr + 1, ::cuda::minimum<int>(), nm, s));
+        PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
+        PetscCallCUDA(cub::DeviceReduce::ReduceByKey(tmp, need, mkey + nm, mkey, mpos2, mmin, mnr + 1, ::cuda::minimum<int>(), nm, s));
+        /* the runs by count descending; the sort is stable, so equal counts keep the run order, bits ascending */
+        PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(nullptr, need, mcnt, mcnt + nm, mrid, mrid + nm, nm, 0, cbits, s));
+        PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
+        PetscCallCUDA(cub::DeviceRadixSort::SortPairsDescending(tmp, need, mcnt, mcnt + nm, mrid, mrid + nm, nm, 0, cbits, s));
+        PickMissed<<<GridFor(Lm), kThreads, 0, s>>>(Lm, mrid + nm, mcnt + nm, muniq, mmin, mnr, msel);
+        SpMVCheckLaunch();
+        PetscCallCUDA(cudaMemcpyAsync(hsel.data(), msel, hsel.size() * sizeof(u64), cudaMemcpyDeviceToHost, s));
+        PetscCallCUDA(cudaStreamSynchronize(s));
+        for (int i = 0; i < Lm; i++)
+          if (hsel[Lm + i]) runs.push_back({(uint64_t)hsel[i], (int64_t)hsel[Lm + i], (int)hsel[2 * Lm + i]});
+        st.ndistinct += (int64_t)hsel[3 * Lm];
+      }
+      CCOOPickTable(std::move(runs), opt.lut_size, &hlut, &hrep, &st.lut_cover);
+      st.L = (PetscInt)hlut.size();
       PetscCall(spmv::DeviceAlloc(&dev.lut, st.L, &dev.bytes, s));
       PetscCall(spmv::DeviceAlloc(&dev.rep, st.L, &dev.bytes, s));
       PetscCallCUDA(cudaMemcpyAsync(dev.lut, hlut.data(), st.L * sizeof(u64), cudaMemcpyHostToDevice, s)); /* hlut and hrep live until the end */
@@ -663,7 +768,7 @@ public:
       }
       grid = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)nb * sms));
     }
-    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, cc, cfirst}, s));
+    PetscCall(spmv::DeviceFree({sums, gstart, size, slot_row, tmp, cc, cfirst, mpos, mkey, mpos2, muniq, mcnt, mmin, mrid, mnr, msel}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -712,8 +817,10 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: B %" PetscInt_FMT " threads x K %" PetscInt_FMT " = %" PetscInt64_FMT " entries per chunk, %" PetscInt64_FMT " chunks, %" PetscInt64_FMT " stored entries (padding %.1f%%)\n", st.B, st.K, (PetscInt64)st.B * st.K, (PetscInt64)st.nchunks, (PetscInt64)st.padded, 100.0 * (double)(st.padded - st.nnz) / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: chunks by encoding: rows single %" PetscInt64_FMT " / 8-bit %" PetscInt64_FMT "; columns 8-bit %" PetscInt64_FMT " / 16-bit %" PetscInt64_FMT " / 32-bit %" PetscInt64_FMT "; values table %" PetscInt64_FMT " / plain %" PetscInt64_FMT " (%" PetscInt64_FMT " store indices); %" PetscInt64_FMT " rows cross a chunk boundary\n",
                                      (PetscInt64)st.nsingle, (PetscInt64)(st.nchunks - st.nsingle), (PetscInt64)st.ncol[0], (PetscInt64)st.ncol[1], (PetscInt64)st.ncol[2], (PetscInt64)st.nlut, (PetscInt64)(st.nchunks - st.nlut), (PetscInt64)st.nidx, (PetscInt64)st.ncross));
-    if (st.nsample && !CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: its %" PetscInt_FMT " most frequent sampled values cover %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled (less than 1/%d)\n", opt.lut_size, (PetscInt64)st.nscover, (PetscInt64)st.nsample, (int)CCOO_COVER_DIV));
-    else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries of %" PetscInt64_FMT " distinct sampled values, covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, 100.0 * (double)st.lut_cover / nnz));
+    if (!st.nsample) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table (%s)\n", st.nnz ? "-mat_ccoo_lut_size 0" : "no nonzeros"));
+    else if (!CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: its %" PetscInt_FMT " most frequent sampled values cover %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled (less than 1/%d)\n", opt.lut_size, (PetscInt64)st.nscover, (PetscInt64)st.nsample, (int)CCOO_COVER_DIV));
+    else if (CCOOMissesCounted(st.nmiss, st.nnz)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries, the most frequent of the %" PetscInt64_FMT " distinct values (%" PetscInt64_FMT " nonzeros outside the sample's candidates, counted too), covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, (PetscInt64)st.nmiss, 100.0 * (double)st.lut_cover / nnz));
+    else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries, the most frequent of %" PetscInt64_FMT " sampled candidates (%" PetscInt64_FMT " nonzeros, more than 1/%d, hold other values: not counted), covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, (PetscInt64)st.nmiss, (int)CCOO_MISS_DIV, 100.0 * (double)st.lut_cover / nnz));
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
     if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -771,9 +878,9 @@ public:
     /* every invariant against the current CSR (exact values, bit for bit) */
     PetscCall(CCOOCheckLayout(opt, A, d));
     if (!refreshed) { /* then the device arrays must be the host reference's, entry by entry */
-      PetscCheck(rst.nsample == st.nsample && rst.nscover == st.nscover && rst.L == st.L && rst.ndistinct == st.ndistinct && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-                 "CCOO device table/encodings differ from the host reference (device/host): table %" PetscInt_FMT "/%" PetscInt_FMT " distinct %" PetscInt64_FMT "/%" PetscInt64_FMT " covered %" PetscInt64_FMT "/%" PetscInt64_FMT " indexed chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " blob %" PetscInt64_FMT "/%" PetscInt64_FMT, st.L, rst.L, (PetscInt64)st.ndistinct,
-                 (PetscInt64)rst.ndistinct, (PetscInt64)st.lut_cover, (PetscInt64)rst.lut_cover, (PetscInt64)st.nidx, (PetscInt64)rst.nidx, (PetscInt64)st.blob_bytes, (PetscInt64)rst.blob_bytes);
+      PetscCheck(rst.nsample == st.nsample && rst.nscover == st.nscover && rst.L == st.L && rst.ndistinct == st.ndistinct && rst.nmiss == st.nmiss && rst.lut_cover == st.lut_cover && rst.nidx == st.nidx && rst.nlut == st.nlut && rst.blob_bytes == st.blob_bytes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+                 "CCOO device table/encodings differ from the host reference (device/host): table %" PetscInt_FMT "/%" PetscInt_FMT " distinct %" PetscInt64_FMT "/%" PetscInt64_FMT " missed %" PetscInt64_FMT "/%" PetscInt64_FMT " covered %" PetscInt64_FMT "/%" PetscInt64_FMT " indexed chunks %" PetscInt64_FMT "/%" PetscInt64_FMT " blob %" PetscInt64_FMT "/%" PetscInt64_FMT, st.L, rst.L, (PetscInt64)st.ndistinct,
+                 (PetscInt64)rst.ndistinct, (PetscInt64)st.nmiss, (PetscInt64)rst.nmiss, (PetscInt64)st.lut_cover, (PetscInt64)rst.lut_cover, (PetscInt64)st.nidx, (PetscInt64)rst.nidx, (PetscInt64)st.blob_bytes, (PetscInt64)rst.blob_bytes);
       PetscCheck(d.lut == ref.lut && d.rep == ref.rep, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device value table differs from the host reference");
       PetscCheck(d.fmt == ref.fmt && d.row_base == ref.row_base && d.col_base == ref.col_base && d.chunk_ptr == ref.chunk_ptr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device chunk metadata (fmt, row_base, col_base, chunk_ptr) differs from the host reference");
       PetscCheck(d.slot_src == ref.slot_src && d.slot_cnt == ref.slot_cnt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "CCOO device slots differ from the host reference");

@@ -28,21 +28,32 @@
    payloads are kept), stored sorted by bit pattern (the index is the position); rep[i] = first CSR
    position holding lut[i]. [D] Which patterns: the value sample (below: nsample = min(CCOO_SAMPLE, nnz)
    values at CCOOSamplePos) gives the candidates, its distinct bit patterns, at most CCOO_CANDIDATES of
-   them (the most frequent in the sample, ties to the smaller bit pattern); every nonzero is then compared
-   with the candidates (one pass: exact count and first position of each), and the table is the lut_size
-   candidates of largest exact count, ties to the smaller bit pattern (CCOOSampleCandidates, CCOOPickTable:
-   one host function each, for the host and the device build). With at most CCOO_SAMPLE nonzeros the
-   sample is every value, every value that can rank among the lut_size most frequent is a candidate, and
-   the table is exactly the lut_size most frequent bit patterns of the matrix (ties to the smaller). Above,
-   a value frequent overall but never drawn is missed (a value of frequency p is drawn with probability
-   1 - (1 - p)^4096: one holding 0.1% of the nonzeros is missed with probability 1.7%; its nonzeros, and
-   the chunks that hold them, then keep plain values), and so is a drawn one beyond the CCOO_CANDIDATES
-   most frequent of the sample (drawn once, when more than 2048 distinct values were drawn); the ranking
-   of the candidates is exact.
+   them (the most frequent in the sample, ties to the smaller bit pattern). One pass over every nonzero
+   counts each candidate exactly, with its first position, and counts the misses: the nonzeros whose bit
+   pattern is no candidate (nmiss). Then
+     - nmiss <= nnz / CCOO_MISS_DIV (16): the missed values are counted too (every occurrence of a value
+       that is no candidate is a miss, so their counts are exact), and the table is the lut_size most
+       frequent bit patterns of ALL the values by exact count, ties to the smaller pattern: the top lut_size
+       of the candidates and the distinct missed values together. This is the table of the full sort
+       (before the candidates), bit for bit, rep included;
+     - otherwise: the lut_size candidates of largest exact count, ties to the smaller pattern (a value
+       never drawn, or drawn beyond the CCOO_CANDIDATES most frequent of the sample, stays out).
+   CCOOSampleCandidates and CCOOPickTable are one host function each, for the host and the device build;
+   the device collects the misses' positions while counting (a buffer of nnz / 16) and, only in the first
+   case, sorts their bit patterns, counts the runs and sends the lut_size most frequent to the host.
+   Why count the misses: a chunk takes table indices only if every one of its B K (256..4096) values is in
+   the table, so a value left out spoils every chunk it appears in, however rare. cage11 kron 64 (36M
+   nonzeros, H100): the sample saw 144 distinct values covering 98.4% of the nonzeros; the other 1.6%
+   (values too rare to be drawn, but among the 256 most frequent) left almost every 2048-value chunk
+   without the table with the candidates alone, and the product went from 117 us (the full sort's exact
+   table) to 178 us. Why only up to nnz / 16: see CCOO_MISS_DIV. With at most CCOO_SAMPLE nonzeros the
+   sample is every value, so the candidates' sample counts are their exact counts and the table is the
+   lut_size most frequent of all values in either case (the candidates are then the first 2048 of all
+   values in the table's own ranking).
    [D] The table is built only when the values repeat (CCOOTableBuilt): with more than CCOO_SAMPLE
    nonzeros, the lut_size most frequent bit patterns of the sample (CCOOSamplePos: one position drawn at
    random, by a fixed hash, in each of CCOO_SAMPLE equal strata of the nonzeros) must cover at least half
-   of the sample; otherwise no table (L = 0, ndistinct and lut_cover 0). Why: a chunk stores indices only
+   of the sample; otherwise no table (L = 0, ndistinct, nmiss and lut_cover 0). Why: a chunk stores indices only
    if all its real values (B K >= 256 consecutive nonzeros) are in the table, so the chunks the table
    serves hold at most the fraction p of the nonzeros that the table covers, and only where the uncovered
    values keep away from them. Finding the table used to cost a radix sort of every nonzero's 64-bit
@@ -51,9 +62,9 @@
    table that served 0 of its 2861 chunks; random-valued matrices without a table: 6-14; random values
    served 0 chunks either; cage11 kron 64 and the constant 27-point stencil, 36-46M nonzeros: the sort
    alone 20-30 MatMults). Now it is one read of the values with a binary search in the candidates (in
-   shared memory) per nonzero; the gate stays, since where the sample does not cover a table serves
-   nothing. The matrices whose table pays (the constant-coefficient stencils, cage11) have p >= 0.9. The
-   sample is stratified and jittered, not k nnz / CCOO_SAMPLE: every nonzero is equally likely to be
+   shared memory) per nonzero, and a sort of at most nnz / 16 missed values; the gate stays, since where
+   the sample does not cover a table serves nothing. The matrices whose table pays (the constant-
+   coefficient stencils, cage11) have p >= 0.9. The sample is stratified and jittered, not k nnz / CCOO_SAMPLE: every nonzero is equally likely to be
    drawn, so the estimate of p is unbiased whatever the period of the values (a regular stride aliases
    with a period that divides it: kron(I_256, bcsstk13) sampled 16 distinct positions at a stride of
    nnz / 4096 and saw p = 1). With at most CCOO_SAMPLE nonzeros the sample is every value and the table
@@ -158,7 +169,8 @@ struct CCOOStats {
   int64_t  wide             = 0;               /* nonzeros of the rows whose column span exceeds 32767 */
   PetscInt B = 256, K = 1;
   int64_t  S = 0, nchunks = 0, padded = 0, blob_bytes = 0;
-  int64_t  ndistinct = 0, lut_cover = 0; /* candidates (distinct sampled bit patterns, at most CCOO_CANDIDATES), nonzeros whose value is in the table (both 0 without a table) */
+  int64_t  ndistinct = 0, lut_cover = 0; /* distinct bit patterns ranked for the table: the candidates (at most CCOO_CANDIDATES), plus the distinct missed values when the misses were counted (CCOOMissesCounted: then every distinct value of the matrix); nonzeros whose value is in the table (all 0 without a table) */
+  int64_t  nmiss     = 0;                /* nonzeros whose value is no candidate (0 without a table) */
   int64_t  nsample = 0, nscover = 0;     /* sampled values (0: no table asked for), of which among the lut_size most frequent sampled (CCOOTableBuilt) */
   PetscInt L = 0;                       /* table entries */
   /* chunk counts */
@@ -242,11 +254,30 @@ CCOO_HD inline int64_t CCOOSamplePos(int64_t k, int64_t nnz, int64_t ns)
    to the smaller pattern, sorted ascending. Both builds call it on the same sample. */
 constexpr int64_t CCOO_CANDIDATES = 2048;
 int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vector<uint64_t> *cand);
-/* The table from the candidates (sorted ascending), their exact counts over every nonzero and their first
-   CSR positions (every candidate was sampled, so occurs): the min(lut_size, candidates) of largest count,
-   ties to the smaller pattern, sorted ascending into *lut with their first positions in *rep; *cover = the
-   sum of their counts. Both builds call it with the same counts. */
-void CCOOPickTable(const std::vector<uint64_t> &cand, const std::vector<int64_t> &count, const std::vector<int> &first, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover);
+/* The misses (Table above): nonzeros whose bit pattern is no candidate. They are counted by value, and the
+   table is then the top lut_size of all values, iff nmiss <= CCOOMissCap(nnz) = nnz / CCOO_MISS_DIV. Why 16:
+   with more than 1/16 of the nonzeros outside the sample's values, a 2048-value chunk is almost never fully
+   covered unless the misses cluster (spread, it holds 128 misses on average), so an exact table would
+   serve hardly more chunks; and the extra sort (of the missed bit patterns with their positions, on the
+   device) would approach the cost the candidates removed (the sort of every nonzero). Up to 1/16 the sort
+   has at most nnz / 16 keys, and the device keeps the misses' positions in a buffer of nnz / 16 (past it
+   they are only counted). */
+constexpr int64_t  CCOO_MISS_DIV = 16;
+CCOO_HD inline int64_t CCOOMissCap(int64_t nnz) { return nnz / CCOO_MISS_DIV; }
+inline bool            CCOOMissesCounted(int64_t nmiss, int64_t nnz) { return nmiss <= CCOOMissCap(nnz); }
+/* A bit pattern ranked for the table: its exact count over every nonzero (> 0) and its first CSR position */
+struct CCOORun {
+  uint64_t bits;
+  int64_t  count;
+  int      first;
+};
+/* The table from the ranked patterns (distinct bit patterns, any order): the candidates with their exact
+   counts and first positions, plus, when the misses were counted, the missed values with theirs (or only the
+   lut_size most frequent of them, by (count desc, bits asc): the result is the same). Picks the
+   min(lut_size, runs) of largest count, ties to the smaller pattern, sorted ascending into *lut with their
+   first positions in *rep; *cover = the sum of their counts. Both builds call it: the host build with every
+   missed value, the device build with the lut_size most frequent. */
+void CCOOPickTable(std::vector<CCOORun> runs, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover);
 inline bool CCOOTableBuilt(const CCOOStats &st) { return st.nsample > 0 && (st.nsample >= st.nnz || st.nscover * CCOO_COVER_DIV >= st.nsample); }
 
 /* The explicit K, or the automatic one from slots_k, nnz, wide, lut_cover and L (see DECISIONS) */

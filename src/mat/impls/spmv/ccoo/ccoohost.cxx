@@ -68,21 +68,20 @@ int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vecto
 }
 
 /* CCOOPickTable - see ccoo.h */
-void CCOOPickTable(const std::vector<uint64_t> &cand, const std::vector<int64_t> &count, const std::vector<int> &first, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover)
+void CCOOPickTable(std::vector<CCOORun> runs, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover)
 {
-  std::vector<int> id(cand.size());
-  std::iota(id.begin(), id.end(), 0);
-  /* candidates are sorted by bits, so a stable sort by count leaves ties to the smaller pattern */
-  std::stable_sort(id.begin(), id.end(), [&](int a, int b) { return count[a] > count[b]; });
-  id.resize((std::size_t)std::min<int64_t>(lut_size, (int64_t)id.size()));
-  std::sort(id.begin(), id.end()); /* by index = by bits */
+  const auto rank = [](const CCOORun &a, const CCOORun &b) { return a.count != b.count ? a.count > b.count : a.bits < b.bits; }; /* a total order: the patterns are distinct */
+  const std::size_t L = (std::size_t)std::min<int64_t>(lut_size, (int64_t)runs.size());
+  std::partial_sort(runs.begin(), runs.begin() + L, runs.end(), rank);
+  runs.resize(L);
+  std::sort(runs.begin(), runs.end(), [](const CCOORun &a, const CCOORun &b) { return a.bits < b.bits; });
   lut->clear();
   rep->clear();
   *cover = 0;
-  for (int i : id) {
-    lut->push_back(cand[i]);
-    rep->push_back(first[i]);
-    *cover += count[i];
+  for (const CCOORun &r : runs) {
+    lut->push_back(r.bits);
+    rep->push_back(r.first);
+    *cover += r.count;
   }
 }
 
@@ -160,7 +159,8 @@ int64_t CCOOMatrixBytes(const CCOOStats &st)
 /*
   CCOOBuildHostLayout - the device build's steps in order: row statistics (slots for every K, wide rows),
   value table (the sample's candidates, their exact counts and first positions by a binary search of
-  every nonzero, the top L by count, sorted by bits), K (it needs the table's coverage; the table does not depend on K), slot starts (scan),
+  every nonzero, the misses counted; up to nnz / 16 misses the missed values counted too; the top L by
+  count, sorted by bits), K (it needs the table's coverage; the table does not depend on K), slot starts (scan),
   per-chunk analysis (rows, flags, column range and width, table membership, sizes), chunk pointers
   (scan), fill.  B may be any value in [1, 256] here (the tests use small ones); the plugin uses
   multiples of 32.
@@ -195,15 +195,34 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
     for (int64_t k = 0; k < st->nsample; k++) sample.push_back(CCOOBits(A.a[CCOOSamplePos(k, A.nnz, st->nsample)]));
     st->nscover = CCOOSampleCandidates(std::move(sample), o.lut_size, &cand);
     if (CCOOTableBuilt(*st)) {
-      std::vector<int64_t> count(cand.size(), 0);
-      std::vector<int>     first(cand.size(), INT_MAX);
+      /* the candidates' exact counts and first positions; the misses (values that are no candidate) counted,
+         and the first CCOOMissCap(nnz) of them kept with their positions: all of them when they are counted */
+      const int64_t                         cap = CCOOMissCap(A.nnz);
+      std::vector<int64_t>                  count(cand.size(), 0);
+      std::vector<int>                      first(cand.size(), INT_MAX);
+      std::vector<std::pair<uint64_t, int>> miss; /* (bits, position) */
       for (int64_t e = 0; e < A.nnz; e++) {
-        const int i = LutFind(cand, CCOOBits(A.a[e]));
-        if (i >= 0 && !count[i]++) first[i] = (int)e;
+        const uint64_t b = CCOOBits(A.a[e]);
+        const int      i = LutFind(cand, b);
+        if (i >= 0) {
+          if (!count[i]++) first[i] = (int)e;
+        } else if (st->nmiss++ < cap) miss.push_back({b, (int)e});
       }
-      CCOOPickTable(cand, count, first, o.lut_size, &L.lut, &L.rep, &st->lut_cover);
+      std::vector<CCOORun> runs;
+      for (std::size_t i = 0; i < cand.size(); i++) runs.push_back({cand[i], count[i], first[i]});
       st->ndistinct = (int64_t)cand.size();
-      st->L         = (PetscInt)L.lut.size();
+      if (st->nmiss && CCOOMissesCounted(st->nmiss, A.nnz)) { /* every miss was kept: the missed values, counted exactly */
+        std::sort(miss.begin(), miss.end());            /* by bits, then position: a run starts at its first position */
+        for (std::size_t k = 0; k < miss.size(); k++) {
+          if (k == 0 || miss[k].first != miss[k - 1].first) {
+            runs.push_back({miss[k].first, 0, miss[k].second});
+            st->ndistinct++;
+          }
+          runs.back().count++;
+        }
+      }
+      CCOOPickTable(std::move(runs), o.lut_size, &L.lut, &L.rep, &st->lut_cover);
+      st->L = (PetscInt)L.lut.size();
     }
   }
   /* 3. K, slot starts */
