@@ -413,13 +413,14 @@ class Auto final : public SpMVFormat {
 
     PetscFunctionBegin;
     for (int k = 0; k < AUTO_N; k++)
-      if (rec.us[k] >= 0) { /* the timed ones */
+      if (rec.us[k] >= 0 || rec.us[k] == -3) { /* the timed ones (product time, then build + trials), the skipped */
         char item[64];
-        PetscCall(PetscSNPrintf(item, sizeof(item), " %s %.1f us", SpMVAutoNames[k], rec.us[k]));
+        if (rec.us[k] >= 0) PetscCall(PetscSNPrintf(item, sizeof(item), " %s %.1f us (%.3g ms)", SpMVAutoNames[k], rec.us[k], rec.ms[k]));
+        else PetscCall(PetscSNPrintf(item, sizeof(item), " %s over the budget", SpMVAutoNames[k]));
         PetscCall(PetscStrlcat(line, item, sizeof(line)));
       }
-    PetscCall(PetscInfo(NULL, "spmv (%s): %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: chose %s (%s)%s%s; selection %.3g ms%s\n", side, rec.st.m, rec.st.n, rec.st.nnz, SpMVAutoNames[rec.chosen],
-                        rec.how == FORCED ? "-mat_spmv_format" : rec.how == TIMED ? "fastest timed" : "row-statistics rule", rec.how == FORCED ? "" : "; rule: ", rec.how == FORCED ? "" : rec.plan.why, rec.cost_ms, line));
+    PetscCall(PetscInfo(NULL, "spmv (%s): %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: chose %s (%s)%s%s; selection %.3g ms (statistics %.3g ms)%s\n", side, rec.st.m, rec.st.n, rec.st.nnz, SpMVAutoNames[rec.chosen],
+                        rec.how == FORCED ? "-mat_spmv_format" : rec.how == TIMED ? "fastest timed" : "row-statistics rule", rec.how == FORCED ? "" : "; rule: ", rec.how == FORCED ? "" : rec.plan.why, rec.cost_ms, rec.stats_ms, line));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
