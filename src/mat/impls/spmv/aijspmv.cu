@@ -2,22 +2,34 @@
    The generic sequential type seqaij<fmt>: an aijcusparse matrix (SeqAIJ without a GPU) whose MatMult and
    MatMultAdd run a sparse format. Written once for every format (spmvformat.h is the contract).
 
-   - Everything else is the parent's: assembly, MatSetValues(COO) with host or device values, transposes,
-     MatScale/MatShift/MatAXPY/..., matrix products (PtAP in GAMG), factorizations, MatBindToCPU. The parent
-     keeps the CSR (on the device with aijcusparse) and its host/device state.
+   - Everything else is the parent's, through the parent's own function pointers: assembly, MatSetValues(COO)
+     with host or device values, transposes, MatScale/MatShift/MatAXPY/..., matrix products (PtAP in GAMG),
+     factorizations, MatBindToCPU. The parent keeps the CSR (on the device with aijcusparse) and its host/device
+     state. An inherited call costs exactly what it costs on the parent: no wrapper runs in between.
    - The format is built from the parent's device CSR (MatSeqAIJCUSPARSEGetIJ/GetArrayRead) at the first
-     product after a change: a new nonzero pattern (A->nonzerostate, or new device arrays) rebuilds it, new
-     values (object state; the parent increases it for device writes too) refresh it, from device memory.
-   - Without a GPU (or -mat_spmv_host_reference): the format's host reference runs the products on the host CSR.
+     product after a change: a new nonzero pattern (A->nonzerostate, new device arrays, or new implementation
+     data after MatHeaderMerge) rebuilds it, new values (object state; the parent increases it for device writes
+     too) refresh it, from device memory.
+   - Products: on the GPU the format's kernels; without a GPU the parent's own (SeqAIJ's, the fastest CPU
+     product); -mat_spmv_host_reference runs the format's host reference instead (the tests do, so CI executes
+     every layout).
 
-   The overlay. PETSc's aijcusparse code checks type names exactly (PetscCheckTypeName(A, "seqaijcusparse")
-   in GetIJ/GetArray/..., type compares in the product dispatch), so a matrix named seqaij<fmt> would fail
-   inside its own parent. Every operation and composed function the parent installed is therefore replaced
-   by a thunk that lends the plugin matrices among its arguments (and the operands of a product) the
-   parent's type name for the duration of the parent's call, then calls the parent's saved function. The
-   thunks are generated from the operation tables (no hand-written copy per operation), and re-captured after
-   MatBindToCPU, which swaps the parent's operations. The blocks of mpiaij<fmt> carry the overlay with the
-   parent's own name (seqaijcusparse), so the MPI parent's code sees plain aijcusparse blocks.
+   The overlay. The type keeps its own name (seqaij<fmt>), so MatGetType(), MatConvert() and -mat_view say what
+   the user chose; the parent's operations stay in the operation table untouched, except the few the overlay
+   replaces (products, bind, options, view, duplicate, and the product dispatch). Its state lives in a container
+   composed on the matrix header, so it follows the header through MatHeaderMerge (which keeps the header's
+   operations and composed objects and takes another matrix's data: MatAXPY with DIFFERENT_NONZERO_PATTERN in
+   GAMG's graph, in-place transposes) and MatHeaderReplace (which swaps whole headers: in-place conversions), and
+   is freed with the header.
+   Type names. PETSc's aijcusparse code compares type names exactly in two places: its product dispatch and
+   phases (composed names, PetscObjectTypeCompare of the operands), handled by the product thunks below that lend
+   the plugin operands the parent's name for the parent's call; and PetscCheckTypeName, which only a debug PETSc
+   compiles in (PETSC_USE_DEBUG). In a debug PETSc (or with -mat_spmv_lend_type_name) every inherited operation
+   of the table gets a thunk that lends the name too; an optimized PETSc needs none, and its inherited calls run
+   at the parent's cost (MatSetValues_SeqAIJ calls the array accessors on every call: a thunk there cost 3-7x the
+   parent's assembly time). The SeqAIJ array accessors of aijcusparse never check names: they are never wrapped.
+   The blocks of mpiaij<fmt> carry the overlay under the parent's own name (seqaijcusparse), so the MPI parent's
+   code sees plain aijcusparse blocks and nothing is ever lent.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
@@ -33,7 +45,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_SeqAIJCUSPARSE(Mat);
 PetscLogEvent MAT_SpMV_Build = 0, MAT_SpMV_Refresh = 0;
 
 namespace {
-/* composed functions of the parent that reach type-checked code; the product ones are handled apart */
+/* composed functions of the parent that reach type-checked code (debug PETSc); the product ones are handled apart */
 enum ComposedId {
   kSetPreallocationCOO,
   kSetValuesCOO,
@@ -43,42 +55,44 @@ enum ComposedId {
 constexpr const char *kComposedNames[kNumComposed] = {"MatSetPreallocationCOO_C", "MatSetValuesCOO_C", "MatSeqAIJCopySubArray_C"};
 /* the parent's product dispatch, composed under names; all lead to the product thunk */
 constexpr const char *kProductNames[] = {"MatProductSetFromOptions_seqaijcusparse_seqdensecuda_C", "MatProductSetFromOptions_seqaijcusparse_seqdense_C", "MatProductSetFromOptions_seqaijcusparse_seqaijcusparse_C", "MatProductSetFromOptions_anytype_C"};
+/* the name of the overlay's container on the matrix header */
+constexpr const char kOverlayName[] = "MatSpMVOverlay";
+
+/* Who runs the products */
+enum Exec {
+  kParent, /* the parent's own product (no GPU, format not built) */
+  kHost,   /* the format's host reference (-mat_spmv_host_reference) */
+  kDevice  /* the format's GPU kernels */
+};
 
 struct Mat_SeqAIJSpMV {
   const SpMVFormatInfo *info = nullptr;
   SpMVFormat           *fmt  = nullptr;
   char                  visible[64]; /* the type name users see: seqaij<fmt>, or the parent's for MPI blocks */
   char                  parent[64];  /* seqaijcusparse, or seqaij without a GPU */
-  struct _MatOps        ops;         /* the parent's operations (re-captured after MatBindToCPU) */
-  Mat_SeqAIJOps         aops;        /* the parent's SeqAIJ array operations */
+  PetscBool             block = PETSC_FALSE; /* a block of an MPI matrix: visible == parent, nothing is lent */
+  PetscBool             lend  = PETSC_FALSE; /* every inherited operation lends the parent's name (debug PETSc) */
+  struct _MatOps        ops;                 /* the parent's operations (re-captured after MatBindToCPU) */
   std::array<PetscErrorCode (*)(void), kNumComposed> composed{};
   PetscErrorCode (*productsfo)(Mat) = nullptr; /* the parent's composed product dispatch (same for all names) */
 
-  PetscBool        gpu    = PETSC_FALSE; /* products on the device */
+  Exec             exec          = kParent;
   PetscBool        productformat = PETSC_FALSE; /* products with this matrix as A (PtAP in GAMG) carry its format */
-  PetscBool        built  = PETSC_FALSE; /* the format holds the current matrix */
-  PetscBool        onhost = PETSC_FALSE; /* ... built by the host reference */
+  PetscBool        built         = PETSC_FALSE; /* the format holds the current matrix */
+  PetscBool        onhost        = PETSC_FALSE; /* ... built by the host reference */
   PetscObjectState state = 0, nzstate = 0;
-  const int       *di = nullptr, *dj = nullptr; /* the device CSR the format was built from */
+  const void      *data = nullptr;                /* the implementation data it was built from (MatHeaderMerge) */
+  const int       *di = nullptr, *dj = nullptr;   /* the device CSR the format was built from */
   const PetscScalar *da = nullptr;
   int             *ni = nullptr, *nj = nullptr; /* 32-bit copies of the indices (64-bit PetscInt builds only) */
   PetscScalar     *dx = nullptr, *dy = nullptr; /* staging buffers for host vectors */
 };
 
-/* The overlay of a matrix, keyed by its implementation data (Mat_SeqAIJ): the key moves with the data when
-   PETSc merges or replaces matrix headers (MatHeaderMerge keeps A's operations and composed objects but
-   takes C's data, and calls A's destroy with its composed objects hidden), so no composed object could. */
-std::unordered_map<const void *, Mat_SeqAIJSpMV *> &Overlays()
-{
-  static std::unordered_map<const void *, Mat_SeqAIJSpMV *> m;
-  return m;
-}
-
 Mat_SeqAIJSpMV *Ctx(Mat A)
 {
-  if (!A || !A->data) return nullptr;
-  auto it = Overlays().find(A->data);
-  return it == Overlays().end() ? nullptr : it->second;
+  Mat_SeqAIJSpMV *c = nullptr;
+  if (!A || PetscObjectContainerQuery((PetscObject)A, kOverlayName, &c)) return nullptr;
+  return c;
 }
 
 std::vector<const SpMVFormatInfo *> &Registry()
@@ -96,7 +110,7 @@ class ParentNames {
   {
     Mat_SeqAIJSpMV *c;
     PetscBool       same;
-    if (!M || !(c = Ctx(M))) return;
+    if (!M || !(c = Ctx(M)) || c->block) return;
     if (PetscStrcmp(((PetscObject)M)->type_name, c->parent, &same) || same) return;
     for (auto &s : swapped)
       if (s.first == (PetscObject)M) return;
@@ -131,61 +145,48 @@ public:
   }
 };
 
-/* ---- thunks ------------------------------------------------------------------------------------------- */
-/* The operation tables the overlay wraps: the Mat's own operations and SeqAIJ's array operations */
-struct MatTable {
-  using Table = struct _MatOps;
-  static Table *Live(Mat A) { return A->ops; }
-  static Table *Saved(Mat_SeqAIJSpMV *c) { return &c->ops; }
-};
-struct SeqAIJTable {
-  using Table = Mat_SeqAIJOps;
-  static Table *Live(Mat A) { return ((Mat_SeqAIJ *)A->data)->ops; }
-  static Table *Saved(Mat_SeqAIJSpMV *c) { return &c->aops; }
-};
-
-template <typename Tab, typename F, F Tab::Table::*M>
+/* ---- thunks that lend the name (debug PETSc, or -mat_spmv_lend_type_name) ---------------------------- */
+template <typename F, F _MatOps::*M>
 struct OpThunk;
-template <typename Tab, typename... Args, PetscErrorCode (*Tab::Table::*M)(Mat, Args...)>
-struct OpThunk<Tab, PetscErrorCode (*)(Mat, Args...), M> {
+template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Args...)>
+struct OpThunk<PetscErrorCode (*)(Mat, Args...), M> {
   static PetscErrorCode Call(Mat A, Args... args)
   {
     Mat_SeqAIJSpMV *c = Ctx(A);
 
     PetscFunctionBegin;
-    PetscCheck(c && (Tab::Saved(c)->*M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
+    PetscCheck(c && (c->ops.*M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
     {
       ParentNames lend;
       lend.Add(A);
       (lend.Add(args), ...);
-      PetscCall((Tab::Saved(c)->*M)(A, args...));
+      PetscCall((c->ops.*M)(A, args...));
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the parent's current entry becomes the saved one and the thunk takes its place; a null entry stays null */
   static void Capture(Mat A, Mat_SeqAIJSpMV *c)
   {
-    auto &live = Tab::Live(A)->*M;
+    auto &live = A->ops->*M;
     if (live == Call) return;
-    Tab::Saved(c)->*M = live;
+    c->ops.*M = live;
     if (live) live = Call;
   }
   static void Release(Mat A, Mat_SeqAIJSpMV *c)
   {
-    auto &live = Tab::Live(A)->*M;
-    if (live == Call) live = Tab::Saved(c)->*M;
+    auto &live = A->ops->*M;
+    if (live == Call) live = c->ops.*M;
   }
 };
-#define SPMV_OP(tab, op) OpThunk<tab, decltype(tab::Table::op), &tab::Table::op>
+#define SPMV_OP(op) OpThunk<decltype(_MatOps::op), &_MatOps::op>
 
-/* every operation of the parent that may reach type-checked code and that the overlay does not replace */
 template <typename... T>
 struct OpList {
   static void Capture(Mat A, Mat_SeqAIJSpMV *c) { (T::Capture(A, c), ...); }
   static void Release(Mat A, Mat_SeqAIJSpMV *c) { (T::Release(A, c), ...); }
 };
-using WrappedOps = OpList<SPMV_OP(MatTable, multtranspose), SPMV_OP(MatTable, multtransposeadd), SPMV_OP(MatTable, multhermitiantranspose), SPMV_OP(MatTable, multhermitiantransposeadd), SPMV_OP(MatTable, scale), SPMV_OP(MatTable, shift), SPMV_OP(MatTable, getdiagonal), SPMV_OP(MatTable, diagonalscale), SPMV_OP(MatTable, diagonalset), SPMV_OP(MatTable, axpy), SPMV_OP(MatTable, zeroentries), SPMV_OP(MatTable, zerorows), SPMV_OP(MatTable, zerorowscolumns), SPMV_OP(MatTable, copy), SPMV_OP(MatTable, getcurrentmemtype), SPMV_OP(MatTable, assemblyend), SPMV_OP(MatTable, setoption), SPMV_OP(MatTable, setup), SPMV_OP(MatTable, getrowmaxabs),
-                          SPMV_OP(SeqAIJTable, getarray), SPMV_OP(SeqAIJTable, restorearray), SPMV_OP(SeqAIJTable, getarrayread), SPMV_OP(SeqAIJTable, restorearrayread), SPMV_OP(SeqAIJTable, getarraywrite), SPMV_OP(SeqAIJTable, restorearraywrite), SPMV_OP(SeqAIJTable, getcsrandmemtype)>;
+/* every operation of aijcusparse that reaches PetscCheckTypeName in a debug PETSc and that the overlay does not replace */
+using LentOps = OpList<SPMV_OP(multtranspose), SPMV_OP(multtransposeadd), SPMV_OP(multhermitiantranspose), SPMV_OP(multhermitiantransposeadd), SPMV_OP(scale), SPMV_OP(shift), SPMV_OP(getdiagonal), SPMV_OP(diagonalscale), SPMV_OP(diagonalset), SPMV_OP(axpy), SPMV_OP(zeroentries), SPMV_OP(zerorows), SPMV_OP(zerorowscolumns), SPMV_OP(copy), SPMV_OP(getcurrentmemtype), SPMV_OP(assemblyend), SPMV_OP(setoption), SPMV_OP(setup), SPMV_OP(getrowmaxabs)>;
 
 /* composed functions: the same, keyed by their index in kComposedNames */
 template <int K, typename F>
@@ -229,7 +230,7 @@ PetscErrorCode CaptureComposed(Mat A, Mat_SeqAIJSpMV *c, std::index_sequence<K..
 }
 
 /* ---- products ------------------------------------------------------------------------------------------ */
-PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool);
+PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool, PetscBool);
 
 /* The parent's symbolic and numeric phases behind the thunks, per product (C->product): PETSc's ABC_Basic
    runs an inner product's phases on the outer matrix with the inner C->product swapped in, so the product,
@@ -274,7 +275,7 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
     PetscBool cusp;
     PetscCall(PetscObjectTypeCompare((PetscObject)C, MATSEQAIJCUSPARSE, &cusp));
     if (ca->productformat && cusp && !Ctx(C)) {
-      PetscCall(Attach(C, ca->info, PETSC_FALSE));
+      PetscCall(Attach(C, ca->info, PETSC_FALSE, (PetscBool)(ca->exec == kHost)));
       Mat_SeqAIJSpMV *cc = Ctx(C);
       PetscCall(cc->fmt->CopyOptions(*ca->fmt));
       cc->productformat = PETSC_TRUE;
@@ -342,23 +343,27 @@ const SpMVFormatInfo *SpMVFindFormat(const char *name)
 
 /* The options block of a petsc-spmv type (seq or mpi): its own block, as SeqAIJ does, because -help prints a
    (prefix, title) block once and "Matrix (Mat) options" was printed when the AIJ parent was created */
-PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormatInfo *info, SpMVFormat *fmt, PetscBool *gpu, PetscBool *productformat)
+PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormatInfo *info, SpMVFormat *fmt, PetscBool *hostref, PetscBool *productformat)
 {
-  PetscBool ref = (PetscBool)!*gpu, set;
-  char      title[256];
+  char title[256];
 
   PetscFunctionBegin;
   PetscCall(PetscSNPrintf(title, sizeof(title), "Options for %s matrices (%s)", typename_, info->title));
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
-  PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference instead of the GPU kernels (debugging, testing)", "MatSetType", ref, &ref, &set));
-  if (set) {
-    PetscCheck(ref || SpMVHaveGPU(), PETSC_COMM_SELF, PETSC_ERR_SUP, "-mat_spmv_host_reference 0 needs a GPU, and this process sees none");
-    *gpu = (PetscBool)!ref;
-  }
+  PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference for the products (testing, debugging) instead of the GPU kernels, or, without a GPU, instead of the parent's SeqAIJ product", "MatSetType", *hostref, hostref, NULL));
   if (productformat) PetscCall(PetscOptionsBool("-mat_spmv_product_format", "Matrix products with this matrix as the first operand (MatPtAP in GAMG: the coarse operators) get its format instead of staying aijcusparse", "MatProductCreate", *productformat, productformat, NULL));
   PetscCall(fmt->SetFromOptions(PetscOptionsObject));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -mat_spmv_host_reference from the options database (with the matrix's prefix), for matrices that never see
+   MatSetFromOptions (those PETSc creates inside a preconditioner, the blocks of an MPI matrix) */
+PetscBool SpMVHostReferenceDefault(Mat A)
+{
+  PetscBool v = PETSC_FALSE;
+  if (PetscOptionsGetBool(((PetscObject)A)->options, ((PetscObject)A)->prefix, "-mat_spmv_host_reference", &v, NULL)) return PETSC_FALSE;
+  return v;
 }
 
 /* Is there a device this process can use? (no driver, no device: the host reference runs) */
@@ -426,11 +431,11 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (c->built && c->onhost == onhost && state == c->state) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->built && c->onhost == onhost && state == c->state && A->data == c->data) PetscFunctionReturn(PETSC_SUCCESS);
   if (onhost) {
     SpMVHostCsr h;
     PetscCall(HostCsr(A, &h));
-    rebuild = (PetscBool)(!c->built || !c->onhost || A->nonzerostate != c->nzstate);
+    rebuild = (PetscBool)(!c->built || !c->onhost || A->nonzerostate != c->nzstate || A->data != c->data);
     PetscCall(PetscLogEventBegin(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
     if (rebuild) PetscCall(c->fmt->BuildHost(h));
     else PetscCall(c->fmt->RefreshHost(h));
@@ -445,7 +450,7 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     PetscCheck(nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX && A->cmap->n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s stores 32-bit indices: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros does not fit", c->info->seqname, m, A->cmap->n, nnz);
     PetscCall(PetscGetCurrentCUDAStream(&s));
     PetscCall(MatSpMVSeqDeviceCsr(A, PETSC_FALSE, &i, &j, &v));
-    rebuild = (PetscBool)(!c->built || c->onhost || A->nonzerostate != c->nzstate || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
+    rebuild = (PetscBool)(!c->built || c->onhost || A->nonzerostate != c->nzstate || A->data != c->data || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
     d.m   = m;
     d.n   = A->cmap->n;
     d.nnz = nnz;
@@ -481,6 +486,20 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
   c->onhost  = onhost;
   c->state   = state;
   c->nzstate = A->nonzerostate;
+  c->data    = A->data;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the parent's product (bound to the CPU, or no format without a GPU) */
+template <typename... Args>
+PetscErrorCode ParentProduct(Mat A, Mat_SeqAIJSpMV *c, PetscErrorCode (*f)(Mat, Args...), Args... args)
+{
+  PetscFunctionBegin;
+  if (c->lend) {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(f(A, args...));
+  } else PetscCall(f(A, args...));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -492,13 +511,19 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
   const bool      add = y != nullptr;
 
   PetscFunctionBegin;
-  if (add && y != z) PetscCall(VecCopy(y, z));
   if (nnz == 0) { /* nothing to multiply: z = 0 or z = y */
+    if (add && y != z) PetscCall(VecCopy(y, z));
     if (!add) PetscCall(VecSet(z, 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(Sync(A, c, (PetscBool)!c->gpu));
-  if (!c->gpu) {
+  PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
+  if (c->exec == kDevice && c->fmt->ParentProduct()) { /* the format hands the product back (spmv chose cuSPARSE's) */
+    if (add) PetscCall(ParentProduct(A, c, c->ops.multadd, x, y, z));
+    else PetscCall(ParentProduct(A, c, c->ops.mult, x, z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (add && y != z) PetscCall(VecCopy(y, z));
+  if (c->exec == kHost) {
     const PetscScalar *xa;
     PetscScalar       *za;
     PetscCall(VecGetArrayRead(x, &xa));
@@ -557,11 +582,8 @@ PetscErrorCode MatMult_SeqAIJSpMV(Mat A, Vec x, Vec y)
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (A->boundtocpu) {
-    ParentNames lend;
-    lend.Add(A);
-    PetscCall(c->ops.mult(A, x, y));
-  } else PetscCall(MultAddImpl(A, c, x, nullptr, y));
+  if (A->boundtocpu || c->exec == kParent) PetscCall(ParentProduct(A, c, c->ops.mult, x, y));
+  else PetscCall(MultAddImpl(A, c, x, nullptr, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -570,15 +592,20 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (A->boundtocpu) {
-    ParentNames lend;
-    lend.Add(A);
-    PetscCall(c->ops.multadd(A, x, y, z));
-  } else PetscCall(MultAddImpl(A, c, x, y, z));
+  if (A->boundtocpu || c->exec == kParent) PetscCall(ParentProduct(A, c, c->ops.multadd, x, y, z));
+  else PetscCall(MultAddImpl(A, c, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c);
+
+/* Who runs the products: the format on the GPU (an aijcusparse parent), its host reference when asked for,
+   else the parent (SeqAIJ, no GPU) */
+void SetExec(Mat_SeqAIJSpMV *c, PetscBool hostref)
+{
+  c->exec  = hostref ? kHost : (OnGPUParent(c) ? kDevice : kParent);
+  c->built = PETSC_FALSE; /* rebuilt on the chosen side at the next product */
+}
 
 /* The parent swaps its operations (host or device ones): capture them again */
 PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
@@ -586,30 +613,23 @@ PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (c->ops.bindtocpu) {
-    ParentNames lend;
-    lend.Add(A);
-    PetscCall(c->ops.bindtocpu(A, flg));
-  }
+  if (c->ops.bindtocpu) PetscCall(ParentProduct(A, c, c->ops.bindtocpu, flg));
   /* nothing writes the device copy while bound, but the host copy may have changed without the parent
      noticing (its SeqAIJ array operations are unset while bound): the host copy is the current one */
-  if (!flg && OnGPUParent(c) && A->offloadmask == PETSC_OFFLOAD_BOTH) A->offloadmask = PETSC_OFFLOAD_CPU;
+  if (!flg && c->exec == kDevice && A->offloadmask == PETSC_OFFLOAD_BOTH) A->offloadmask = PETSC_OFFLOAD_CPU;
   PetscCall(Capture(A, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptionsObjectParent)
 {
-  Mat_SeqAIJSpMV *c = Ctx(A);
+  Mat_SeqAIJSpMV *c       = Ctx(A);
+  PetscBool       hostref = (PetscBool)(c->exec == kHost);
 
   PetscFunctionBegin;
-  if (c->ops.setfromoptions) {
-    ParentNames lend;
-    lend.Add(A);
-    PetscCall(c->ops.setfromoptions(A, PetscOptionsObjectParent));
-  }
-  PetscCall(SpMVSetFromOptions(A, c->visible, c->info, c->fmt, &c->gpu, &c->productformat));
-  c->built = PETSC_FALSE; /* options may change the layout */
+  if (c->ops.setfromoptions) PetscCall(ParentProduct(A, c, c->ops.setfromoptions, PetscOptionsObjectParent));
+  PetscCall(SpMVSetFromOptions(A, c->visible, c->info, c->fmt, &hostref, &c->productformat));
+  SetExec(c, hostref); /* options may change the layout, or the side */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -618,30 +638,27 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   Mat_SeqAIJSpMV   *c = Ctx(A);
   PetscBool         ascii;
   PetscViewerFormat format;
+  const char       *by[] = {"by the parent's SeqAIJ kernel (no GPU; -mat_spmv_host_reference runs the format's host reference)", "by the format's host reference", "on the GPU"};
 
   PetscFunctionBegin;
-  if (c->ops.view) {
-    ParentNames lend;
-    lend.Add(A);
-    PetscCall(c->ops.view(A, viewer));
-  }
+  if (c->ops.view) PetscCall(ParentProduct(A, c, c->ops.view, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s) on a %s parent, products %s\n", c->info->seqname, c->info->title, c->parent, A->boundtocpu ? "bound to the CPU (parent CSR)" : (c->gpu ? "on the GPU" : "by the host reference")));
-  if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(Sync(A, c, (PetscBool)!c->gpu));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s) on a %s parent, products %s\n", c->info->seqname, c->info->title, c->parent, A->boundtocpu ? "bound to the CPU (parent CSR)" : by[c->exec]));
+  if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz || c->exec == kParent) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
   PetscCall(c->fmt->View(viewer));
-  if (c->gpu) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: format %.3g MB, besides the parent's CSR %.3g MB\n", (double)c->fmt->DeviceBytes() / 1e6, (double)(((Mat_SeqAIJ *)A->data)->nz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (A->rmap->n + 1) * sizeof(PetscInt)) / 1e6));
+  if (c->exec == kDevice) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: format %.3g MB, besides the parent's CSR %.3g MB\n", (double)c->fmt->DeviceBytes() / 1e6, (double)(((Mat_SeqAIJ *)A->data)->nz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (A->rmap->n + 1) * sizeof(PetscInt)) / 1e6));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The parent duplicates under its own name (a plain parent matrix comes out), then the copy gets the overlay */
+/* The parent duplicates under its own name (a plain parent matrix comes out: SeqAIJ creates the copy with the
+   source's type name), then the copy gets the overlay */
 PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
 {
   Mat_SeqAIJSpMV *c = Ctx(A);
-  PetscBool       block;
 
   PetscFunctionBegin;
   {
@@ -649,25 +666,15 @@ PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
     lend.Add(A);
     PetscCall(c->ops.duplicate(A, op, B));
   }
-  PetscCall(PetscStrcmp(c->visible, c->parent, &block));
-  PetscCall(Attach(*B, c->info, block));
+  PetscCall(Attach(*B, c->info, c->block, (PetscBool)(c->exec == kHost)));
   Mat_SeqAIJSpMV *cb = Ctx(*B);
   PetscCall(cb->fmt->CopyOptions(*c->fmt));
-  cb->gpu           = c->gpu;
   cb->productformat = c->productformat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatDestroy_SeqAIJSpMV(Mat A)
-{
-  PetscFunctionBegin;
-  PetscCall(MatSpMVSeqDetach(A));
-  PetscCall((*A->ops->destroy)(A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the operations replaced by the overlay's own; the parent's are kept in c->ops */
-template <typename T, T MatTable::Table::*M, T F>
+template <typename T, T _MatOps::*M, T F>
 struct Replace {
   static void Capture(Mat A, Mat_SeqAIJSpMV *c)
   {
@@ -682,16 +689,22 @@ struct Replace {
     if (live == F) live = c->ops.*M;
   }
 };
-#define SPMV_REPLACE(op, fn) Replace<decltype(MatTable::Table::op), &MatTable::Table::op, fn>
-using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV), SPMV_REPLACE(destroy, MatDestroy_SeqAIJSpMV), SPMV_REPLACE(productsetfromoptions, ProductSetFromOptions_SpMV)>;
+#define SPMV_REPLACE(op, fn) Replace<decltype(_MatOps::op), &_MatOps::op, fn>
+using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV)>;
+/* only where the name differs from the parent's (not on MPI blocks) */
+using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, ProductSetFromOptions_SpMV)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
 {
   PetscFunctionBegin;
-  WrappedOps::Capture(A, c);
   ReplacedOps::Capture(A, c);
-  PetscCall(CaptureComposed(A, c, std::make_index_sequence<kNumComposed>{}));
+  if (c->block) PetscFunctionReturn(PETSC_SUCCESS);
+  VisibleOps::Capture(A, c);
   PetscCall(ComposeProductDispatch(A, c));
+  if (c->lend) {
+    LentOps::Capture(A, c);
+    PetscCall(CaptureComposed(A, c, std::make_index_sequence<kNumComposed>{}));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -727,7 +740,7 @@ PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse,
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
   PetscCall(PetscObjectTypeCompare((PetscObject)*B, MATSEQAIJCUSPARSE, &cusp));
   if (SpMVHaveGPU() && !cusp) PetscCall(MatConvert(*B, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, B));
-  PetscCall(Attach(*B, f, PETSC_FALSE));
+  PetscCall(Attach(*B, f, PETSC_FALSE, SpMVHostReferenceDefault(*B)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -747,23 +760,42 @@ PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Put the overlay on the parent matrix B (seqaijcusparse, or seqaij without a GPU; may be unassembled).
-   A block of an MPI matrix keeps the parent's name and has no converters. */
-PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f, PetscBool block)
+/* The overlay's container frees it with the header (MatDestroy, or the header given up by MatHeaderReplace) */
+PetscErrorCode DestroyOverlay(PetscCtxRt ptr)
 {
-  Mat_SeqAIJSpMV *c = new Mat_SeqAIJSpMV();
+  Mat_SeqAIJSpMV *c = *(Mat_SeqAIJSpMV **)ptr;
 
   PetscFunctionBegin;
-  PetscCheck(!Ctx(B), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: the matrix has an overlay already");
-  c->info = f;
-  c->fmt  = f->create();
+  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
+  delete c->fmt;
+  PetscCall(FreeDevice(c));
+  if (c->exec == kDevice) PetscCall(spmv::TrimPool()); /* what they held goes back to the driver */
+  delete c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Put the overlay on the parent matrix B (seqaijcusparse, or seqaij without a GPU; may be unassembled). A block
+   of an MPI matrix keeps the parent's name and has no converters. A header that carries an overlay already (a
+   matrix re-typed with MatSetType) gets a new one. */
+PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f, PetscBool block, PetscBool hostref)
+{
+  Mat_SeqAIJSpMV *c = new Mat_SeqAIJSpMV();
+  PetscBool       lend = (PetscBool)PetscDefined(USE_DEBUG);
+
+  PetscFunctionBegin;
+  c->info  = f;
+  c->fmt   = f->create();
+  c->block = block;
   PetscCall(PetscStrncpy(c->parent, ((PetscObject)B)->type_name, sizeof(c->parent)));
   PetscCall(PetscStrncpy(c->visible, block ? c->parent : f->seqname, sizeof(c->visible)));
-  c->gpu = OnGPUParent(c);
-  Overlays()[B->data] = c;
-  if (!c->gpu) B->boundtocpu = PETSC_FALSE; /* MatCreate() starts every matrix bound; the host reference runs unless bound */
+  PetscCall(PetscOptionsGetBool(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_spmv_lend_type_name", &lend, NULL));
+  c->lend = (PetscBool)(lend && !block);
+  SetExec(c, hostref);
+  PetscCall(PetscObjectContainerCompose((PetscObject)B, kOverlayName, c, DestroyOverlay));
+  if (c->exec != kDevice) B->boundtocpu = PETSC_FALSE; /* MatCreate() starts every matrix bound; our products run unless bound */
   PetscCall(Capture(B, c));
-  if (PetscStrcmp(c->visible, c->parent, &block) == PETSC_SUCCESS && !block) {
+  if (!block) {
     PetscCall(ComposeConverters(B, f, PETSC_TRUE));
     PetscCall(PetscObjectChangeTypeName((PetscObject)B, c->visible));
   }
@@ -771,49 +803,49 @@ PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f, PetscBool block)
 }
 } // namespace
 
-PetscErrorCode MatSpMVSeqAttach(Mat B, const SpMVFormatInfo *f) { return Attach(B, f, PETSC_TRUE); }
+PetscErrorCode MatSpMVSeqAttach(Mat B, const SpMVFormatInfo *f, PetscBool hostref) { return Attach(B, f, PETSC_TRUE, hostref); }
 
-PetscBool MatSpMVSeqHasOverlay(Mat A) { return Ctx(A) ? PETSC_TRUE : PETSC_FALSE; }
+PetscBool MatSpMVSeqHasOverlay(Mat A)
+{
+  Mat_SeqAIJSpMV *c = Ctx(A);
+  /* a header re-typed by MatSetType keeps a stale container: the overlay is there only while its products are */
+  return (PetscBool)(c && A->ops->mult == MatMult_SeqAIJSpMV);
+}
 
 /* Take the overlay off: the parent's operations and composed functions back, the parent's name */
 PetscErrorCode MatSpMVSeqDetach(Mat A)
 {
   Mat_SeqAIJSpMV *c = Ctx(A);
-  PetscBool       block;
 
   PetscFunctionBegin;
   PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no overlay to detach");
-  WrappedOps::Release(A, c);
   ReplacedOps::Release(A, c);
-  for (int k = 0; k < kNumComposed; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kComposedNames[k], c->composed[k]));
-  for (const char *name : kProductNames) {
-    PetscBool anytype;
-    PetscCall(PetscStrcmp(name, kProductNames[3], &anytype));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, anytype ? nullptr : c->productsfo));
-  }
-  PetscCall(PetscStrcmp(c->visible, c->parent, &block));
-  if (!block) {
+  if (!c->block) {
+    VisibleOps::Release(A, c);
+    for (const char *name : kProductNames) {
+      PetscBool anytype;
+      PetscCall(PetscStrcmp(name, kProductNames[3], &anytype));
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, anytype ? nullptr : c->productsfo));
+    }
+    if (c->lend) {
+      LentOps::Release(A, c);
+      for (int k = 0; k < kNumComposed; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kComposedNames[k], c->composed[k]));
+    }
     PetscCall(ComposeConverters(A, c->info, PETSC_FALSE));
     PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
   }
-  PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
-  delete c->fmt;
-  PetscCall(FreeDevice(c));
-  PetscCall(spmv::TrimPool()); /* what they held goes back to the driver */
-  Overlays().erase(A->data);
-  delete c;
+  PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL)); /* frees the overlay */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The block of an MPI matrix takes the options and the execution side of its parent */
-PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool gpu)
+PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool hostref)
 {
   Mat_SeqAIJSpMV *c = Ctx(B);
 
   PetscFunctionBegin;
   if (opts) PetscCall(c->fmt->CopyOptions(*opts));
-  c->gpu   = (PetscBool)(gpu && OnGPUParent(c));
-  c->built = PETSC_FALSE;
+  SetExec(c, hostref);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -823,7 +855,7 @@ PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
   PetscFunctionBegin;
   if (SpMVHaveGPU()) PetscCall(MatCreate_SeqAIJCUSPARSE(A));
   else PetscCall(MatCreate_SeqAIJ(A));
-  PetscCall(Attach(A, f, PETSC_FALSE));
+  PetscCall(Attach(A, f, PETSC_FALSE, SpMVHostReferenceDefault(A)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -847,7 +879,7 @@ PetscErrorCode MatSpMVSeqGetFormat(Mat A, PetscBool sync, const SpMVFormatInfo *
   *info = nullptr;
   *fmt  = nullptr;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS); /* no petsc-spmv format on this matrix */
-  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz) PetscCall(Sync(A, c, (PetscBool)!c->gpu));
+  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz) PetscCall(Sync(A, c, (PetscBool)(c->exec != kDevice))); /* without a GPU: what the host reference would run */
   *info = c->info;
   *fmt  = c->fmt;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -879,7 +911,7 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   PetscValidHeaderSpecific(A, MAT_CLASSID, 1);
   c = Ctx(A);
   PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
-  PetscCheck(c->gpu, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
+  PetscCheck(c->exec == kDevice, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
   PetscCall(Sync(A, c, PETSC_FALSE));
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCall(HostCsr(A, &h));

@@ -21,29 +21,35 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCUSPARSE(Mat);
 
 namespace {
 struct Mat_MPIAIJSpMV {
-  const SpMVFormatInfo *info = nullptr;
-  SpMVFormat           *opts = nullptr; /* holds the format options for both blocks */
-  PetscBool             gpu  = PETSC_FALSE;
+  const SpMVFormatInfo *info    = nullptr;
+  SpMVFormat           *opts    = nullptr; /* holds the format options for both blocks */
+  PetscBool             gpu     = PETSC_FALSE; /* an mpiaijcusparse parent */
+  PetscBool             hostref = PETSC_FALSE; /* the blocks run their format's host reference */
   PetscErrorCode (*prealloc)(Mat, PetscInt, const PetscInt[], PetscInt, const PetscInt[]) = nullptr;
   PetscErrorCode (*assemblyend)(Mat, MatAssemblyType)                                  = nullptr;
-  PetscErrorCode (*destroy)(Mat)                                                       = nullptr;
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)                              = nullptr;
   PetscErrorCode (*view)(Mat, PetscViewer)                                             = nullptr;
   char parent[64]; /* mpiaijcusparse, or mpiaij without a GPU */
 };
 
-/* keyed by the Mat_MPIAIJ data, which moves with MatHeaderMerge/Replace (see aijspmv.cu) */
-std::unordered_map<const void *, Mat_MPIAIJSpMV *> &Overlays()
-{
-  static std::unordered_map<const void *, Mat_MPIAIJSpMV *> m;
-  return m;
-}
+/* in a container on the header, as the sequential overlay (aijspmv.cu says why) */
+constexpr const char kOverlayName[] = "MatSpMVOverlayMPI";
 
 Mat_MPIAIJSpMV *Ctx(Mat A)
 {
-  if (!A || !A->data) return nullptr;
-  auto it = Overlays().find(A->data);
-  return it == Overlays().end() ? nullptr : it->second;
+  Mat_MPIAIJSpMV *c = nullptr;
+  if (!A || PetscObjectContainerQuery((PetscObject)A, kOverlayName, &c)) return nullptr;
+  return c;
+}
+
+PetscErrorCode DestroyOverlay(PetscCtxRt ptr)
+{
+  Mat_MPIAIJSpMV *c = *(Mat_MPIAIJSpMV **)ptr;
+
+  PetscFunctionBegin;
+  if (c) delete c->opts;
+  delete c;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Make one block seqaij<fmt> (if it is not yet) with the parent's options; 'options' re-applies them to
@@ -56,8 +62,8 @@ PetscErrorCode ConvertBlock(Mat A, Mat S, PetscBool options)
   PetscFunctionBegin;
   if (!S) PetscFunctionReturn(PETSC_SUCCESS);
   same = MatSpMVSeqHasOverlay(S);
-  if (!same) PetscCall(MatSpMVSeqAttach(S, c->info));
-  if (!same || options) PetscCall(MatSpMVSeqSetup(S, c->opts, c->gpu));
+  if (!same) PetscCall(MatSpMVSeqAttach(S, c->info, c->hostref));
+  if (!same || options) PetscCall(MatSpMVSeqSetup(S, c->opts, c->hostref));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,7 +100,7 @@ PetscErrorCode MatSetFromOptions_MPIAIJSpMV(Mat A, PetscOptionItems PetscOptions
 
   PetscFunctionBegin;
   if (c->setfromoptions) PetscCall(c->setfromoptions(A, PetscOptionsObjectParent));
-  PetscCall(SpMVSetFromOptions(A, c->info->mpiname, c->info, c->opts, &c->gpu, NULL)); /* MPI products take A's type already */
+  PetscCall(SpMVSetFromOptions(A, c->info->mpiname, c->info, c->opts, &c->hostref, NULL)); /* MPI products take A's type already */
   if (((Mat_MPIAIJ *)A->data)->A) PetscCall(ConvertBlocks(A, PETSC_TRUE)); /* blocks that exist take the new options */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -123,7 +129,7 @@ PetscErrorCode MatView_MPIAIJSpMV(Mat A, PetscViewer viewer)
 
 PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on);
 
-/* Put MPIAIJ back: blocks to SeqAIJ, the parent's operations, no context */
+/* Put MPIAIJ back: blocks to SeqAIJ, the parent's operations, no overlay */
 PetscErrorCode DetachMPI(Mat A)
 {
   Mat_MPIAIJ     *a = (Mat_MPIAIJ *)A->data;
@@ -133,23 +139,12 @@ PetscErrorCode DetachMPI(Mat A)
   for (Mat S : {a->A, a->B})
     if (S && MatSpMVSeqHasOverlay(S)) PetscCall(MatSpMVSeqDetach(S));
   A->ops->assemblyend    = c->assemblyend;
-  A->ops->destroy        = c->destroy;
   A->ops->setfromoptions = c->setfromoptions;
   A->ops->view           = c->view;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", c->prealloc));
   PetscCall(ComposeMPI(A, c->info, PETSC_FALSE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
-  delete c->opts;
-  delete c;
-  Overlays().erase(A->data);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode MatDestroy_MPIAIJSpMV(Mat A)
-{
-  PetscFunctionBegin;
-  PetscCall(DetachMPI(A));
-  PetscCall((*A->ops->destroy)(A));
+  PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL)); /* frees the overlay */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,22 +153,21 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   Mat_MPIAIJSpMV *c = new Mat_MPIAIJSpMV();
 
   PetscFunctionBegin;
-  c->info = f;
-  c->opts = f->create();
+  c->info    = f;
+  c->opts    = f->create();
+  c->hostref = SpMVHostReferenceDefault(A);
   PetscCall(PetscStrncpy(c->parent, ((PetscObject)A)->type_name, sizeof(c->parent)));
   PetscCall(PetscStrcmp(c->parent, MATMPIAIJCUSPARSE, &c->gpu));
-  Overlays()[A->data] = c;
+  PetscCall(PetscObjectContainerCompose((PetscObject)A, kOverlayName, c, DestroyOverlay));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &c->prealloc));
   PetscCheck(c->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MPIAIJ has no MatMPIAIJSetPreallocation_C");
-  c->assemblyend                        = A->ops->assemblyend;
-  c->destroy                            = A->ops->destroy;
-  c->setfromoptions                     = A->ops->setfromoptions;
-  c->view                               = A->ops->view;
-  A->ops->assemblyend                   = MatAssemblyEnd_MPIAIJSpMV;
-  A->ops->destroy                       = MatDestroy_MPIAIJSpMV;
-  A->ops->setfromoptions                = MatSetFromOptions_MPIAIJSpMV;
-  A->ops->view                          = MatView_MPIAIJSpMV;
-  if (!c->gpu) A->boundtocpu = PETSC_FALSE; /* the blocks' host reference runs unless bound */
+  c->assemblyend         = A->ops->assemblyend;
+  c->setfromoptions      = A->ops->setfromoptions;
+  c->view                = A->ops->view;
+  A->ops->assemblyend    = MatAssemblyEnd_MPIAIJSpMV;
+  A->ops->setfromoptions = MatSetFromOptions_MPIAIJSpMV;
+  A->ops->view           = MatView_MPIAIJSpMV;
+  if (!c->gpu) A->boundtocpu = PETSC_FALSE; /* the blocks' products run unless bound */
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJSpMV));
   PetscCall(ComposeMPI(A, f, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, f->mpiname));

@@ -72,6 +72,10 @@ public:
   /* can the format store fp32 values (Build* with single CSRs)? */
   virtual bool SupportsSingle() const { return false; }
 
+  /* does the format hand the product back to the parent (the automatic format when cuSPARSE's CSR won)? The
+     generic type then runs the parent's own MatMult/MatMultAdd after Build/Refresh, and MultDevice is not called */
+  virtual bool ParentProduct() const { return false; }
+
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
   virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;
 };

@@ -119,10 +119,11 @@ struct SpMVAutoOptions {
   int       format        = -1;    /* -mat_spmv_format (-1: choose) */
   PetscBool deterministic = PETSC_FALSE;
   PetscReal budget        = 40;    /* expected selection cost allowed, in cuSPARSE products */
+  PetscReal margin        = 0.03;  /* a format replaces csr when its timed product is at least this much faster */
   BRCOptions brc          = BRCPluginDefaults(); /* BRC's width options (read, not printed, by the auto format): does BRC split rows? */
   bool operator==(const SpMVAutoOptions &o) const
   {
-    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
+    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
   }
 };
 
