@@ -18,10 +18,24 @@
 #                   ranks (both ranks on the same GPU; CSV: program ksp_ex56, ranks 2)    EX56_NE=59 / 7
 #   ksp_bench_kspsolve  KSP bench_kspsolve: 3D 27-point Poisson assembled by MatSetPreallocationCOO + MatSetValuesCOO
 #                   (host values), CG + Jacobi, -split_ksp (PCSetUp outside KSPSolve)      BKS_N=128 / 16
-#   snes_ex19       SNES ex19 (`make run`'s job: driven cavity, default GMRES + ILU, FD-colored Jacobian) EX19_N=512 / 24
-# Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS. PROGRAMS selects programs
-# (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the row kept per
-# program and type is the median run by total_s), RUN_TIMEOUT the limit of one run (s).
+#   snes_ex19       SNES ex19, `make run`'s job (driven cavity, 4 fields, FD-colored Jacobian, full Newton) with its
+#                   options, GMRES + Jacobi                                                EX19_N=512 / 24
+#   snes_ex19_ilu   the same with ex19's default preconditioner, ILU(0), at a smaller grid EX19_ILU_N=128 / 24
+#                   Why two: ILU(0) needs about 6000 GMRES iterations on 512x512 (323 and 741 in all on 64x64 and
+#                   128x128, measured on the CPU: 2.3x per doubling), and the plugin types factor with PETSc's host
+#                   ILU (MatGetFactor finds no solver for seqaij<fmt> and takes the base type seqaij's, package petsc;
+#                   -snes_view shows it), so every iteration runs two triangular solves on the host with the vectors
+#                   copied both ways: minutes per run at 512x512, while aijcusparse's ILU runs on the GPU (cusparse).
+#                   Jacobi keeps the 512x512 job's products on the GPU (the README's ex19 512x512 GMRES + Jacobi);
+#                   snes_ex19_ilu measures the default preconditioner where it fits.
+# Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
+# selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the
+# row kept per program and type is the median run by total_s), RUN_TIMEOUT the limit of one run (s, default 150),
+# BUDGET_S the time after which no further run starts (default 540 s: the script ends inside a 10-minute command even
+# where sizes were set too large; skipped runs are listed and left out of the CSV).
+# Expected on one H100 with the defaults: roughly 2-3 minutes (estimated from iteration counts measured on the CPU at
+# smaller sizes: ex2 1500^2 about 2600 CG iterations, ex45 128^3 about 600 GMRES, ex5 1000^2 about 3500 BiCGSTAB in 3-4
+# Newton steps, bench_kspsolve 128^3 about 135 CG; ex56 -ne 59 and ex19 512x512 from the README).
 #
 # Output: $OUT/wholerun-<device>-<date>.csv with
 #   program,options,ranks,type,iterations,assembly_s,setup_s,solve_s,total_s
@@ -64,15 +78,16 @@ BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; BIN=$BUILD/bin
 LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 MPIEXEC=${MPIEXEC:-mpiexec}
 SMOKE=${SMOKE:-0}; BEST_TYPE=${BEST_TYPE:-brc}; RUNS=${RUNS:-1}
-PROGRAMS=${PROGRAMS:-"ksp_ex2 ksp_ex45 snes_ex5 ksp_ex56 ksp_ex56_np2 ksp_bench_kspsolve snes_ex19"}
+PROGRAMS=${PROGRAMS:-"ksp_ex2 ksp_ex45 snes_ex5 ksp_ex56 ksp_ex56_np2 ksp_bench_kspsolve snes_ex19 snes_ex19_ilu"}
+BUDGET_S=${BUDGET_S:-540}
 if [ "$SMOKE" = 1 ]; then
   TYPES=${TYPES:-"aij spmv $BEST_TYPE"}; MATVEC=""; DMVEC=""; GPUOPT=""; RUN_TIMEOUT=${RUN_TIMEOUT:-120}
-  EX2_N=${EX2_N:-60}; EX45_N=${EX45_N:-16}; EX5_N=${EX5_N:-48}; EX56_NE=${EX56_NE:-7}; BKS_N=${BKS_N:-16}; EX19_N=${EX19_N:-24}
+  EX2_N=${EX2_N:-60}; EX45_N=${EX45_N:-16}; EX5_N=${EX5_N:-48}; EX56_NE=${EX56_NE:-7}; BKS_N=${BKS_N:-16}; EX19_N=${EX19_N:-24}; EX19_ILU_N=${EX19_ILU_N:-24}
   device=cpu
 else
   TYPES=${TYPES:-"aijcusparse spmv $BEST_TYPE"}; MATVEC="-vec_type cuda"; DMVEC="-dm_vec_type cuda"; GPUOPT="-use_gpu_aware_mpi 0"
   RUN_TIMEOUT=${RUN_TIMEOUT:-150}
-  EX2_N=${EX2_N:-1500}; EX45_N=${EX45_N:-128}; EX5_N=${EX5_N:-1000}; EX56_NE=${EX56_NE:-59}; BKS_N=${BKS_N:-128}; EX19_N=${EX19_N:-512}
+  EX2_N=${EX2_N:-1500}; EX45_N=${EX45_N:-128}; EX5_N=${EX5_N:-1000}; EX56_NE=${EX56_NE:-59}; BKS_N=${BKS_N:-128}; EX19_N=${EX19_N:-512}; EX19_ILU_N=${EX19_ILU_N:-128}
   device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   [ -n "$device" ] || { echo "no GPU found (nvidia-smi): use SMOKE=1 on a machine without one" >&2; exit 1; }
 fi
@@ -92,7 +107,8 @@ declare -A P=(
   [ksp_ex56]="ex56|1|ksp|-mat_type||-ne $EX56_NE -ksp_type cg -pc_type gamg -ksp_converged_reason ${EX56_OPTS:-}"
   [ksp_ex56_np2]="ex56|2|ksp|-mat_type||-ne $EX56_NE -ksp_type cg -pc_type gamg -ksp_converged_reason ${EX56_OPTS:-}"
   [ksp_bench_kspsolve]="bench_kspsolve|1|ksp|-mat_type||-n $BKS_N -ksp_type cg -pc_type jacobi -split_ksp -ksp_converged_reason ${BKS_OPTS:-}"
-  [snes_ex19]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_N -da_grid_y $EX19_N -snes_monitor -ksp_converged_reason -snes_converged_reason ${EX19_OPTS:-}"
+  [snes_ex19]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_N -da_grid_y $EX19_N -snes_monitor -ksp_converged_reason -snes_converged_reason -pc_type jacobi ${EX19_OPTS:-}"
+  [snes_ex19_ilu]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_ILU_N -da_grid_y $EX19_ILU_N -snes_monitor -ksp_converged_reason -snes_converged_reason ${EX19_ILU_OPTS:-}"
 )
 
 # parse LOG FLAMEGRAPH KIND -> "iterations assembly setup solve" (seconds)
@@ -139,6 +155,9 @@ for r in $(seq 1 "$RUNS"); do
     IFS='|' read -r bin np kind mopt vopt opts <<< "${P[$prog]}"
     for t in $TYPES; do
       tag=${prog}_${t}_r$r; log=$W/$tag.log; fg=$W/$tag.fg
+      if [ "$SECONDS" -ge "$BUDGET_S" ]; then
+        printf '%-20s %5s %-12s %4s  skipped: %s s spent, BUDGET_S=%s\n' "$prog" "$np" "$t" "$r" "$SECONDS" "$BUDGET_S"; skipped="${skipped:-} $tag"; continue
+      fi
       launch=(); [ "$np" -gt 1 ] && launch=($MPIEXEC -n "$np")
       t0=$(date +%s.%N)
       timeout "$RUN_TIMEOUT" "${launch[@]}" "$BIN/$bin" -dll_append "$LIB" $mopt "$t" $vopt $opts $GPUOPT \
@@ -146,22 +165,22 @@ for r in $(seq 1 "$RUNS"); do
       rc=$?
       t1=$(date +%s.%N)
       total=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
-      status=ok; [ $rc -ne 0 ] && status="FAILED (exit $rc, log $log)"
+      status=ok; [ $rc -ne 0 ] && status="FAILED (exit $rc, see $tag.log)"
       grep -q "did not converge" "$log" && status="$status; a linear solve did not converge"
       read -r its asm setup solve <<< "$(parse "$log" "$fg" "$kind")"
       [ $rc -ne 0 ] && { asm=NA; setup=NA; solve=NA; }
       other=$(awk -v T="$total" -v a="$asm" -v s="$setup" -v v="$solve" 'BEGIN {if (a == "NA") print "NA"; else printf "%.3f", T - a - s - v}')
       printf '%-20s %5s %-12s %4s %10s %10s %10s %10s %10s %10s  %s\n' "$prog" "$np" "$t" "$r" "$its" "$asm" "$setup" "$solve" "$other" "$total" "$status"
-      echo "$prog|$opts|$np|$t|$its|$asm|$setup|$solve|$total|$rc" >> "$raw"
+      echo "$prog|$opts|$np|$t|$its|$asm|$setup|$solve|$([ $rc -eq 0 ] && echo "$total" || echo NA)|$rc" >> "$raw"
     done
   done
 done
 
-# the CSV: per program and type the median run by total_s (failed runs last)
+# the CSV: per program and type the median of the runs made, by total_s (failed runs sort last)
 echo "program,options,ranks,type,iterations,assembly_s,setup_s,solve_s,total_s" > "$csv"
 for prog in $PROGRAMS; do for t in $TYPES; do
   awk -F'|' -v p="$prog" -v t="$t" '$1 == p && $4 == t {print ($10 == 0 ? 0 : 1) "|" $0}' "$raw" | sort -t'|' -k1,1n -k10,10g |
-    awk -v runs="$RUNS" 'NR == int((runs + 1) / 2) {print}' | cut -d'|' -f2- |
+    awk '{l[NR] = $0} END {if (NR) print l[int((NR + 1) / 2)]}' | cut -d'|' -f2- |
     awk -F'|' '{sub(/_np[0-9]+$/, "", $1); gsub(/ +$/, "", $2); gsub(/,/, ";", $2); printf "%s,\"%s\",%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}' >> "$csv"
 done; done
 
@@ -180,5 +199,6 @@ awk -F, -v base="$base" 'NR > 1 {
       rt = (t > 0) ? bt[key] / t : 0; rs = (s > 0) ? bs[key] / s : 0; ok = (dt >= 0.8 * ds) ? "yes" : "no"
       printf "%-20s %5s %-10s %12.3f %12.3f %14.3f %14.3f  %s\n", k[1], k[2], k[3], rt, rs, dt, 0.8 * ds, ok } }' "$csv"
 
+[ -n "${skipped:-}" ] && echo "skipped (time budget):${skipped}"
 tar -C "$(dirname "$W")" -cJf "$W.tar.xz" "$(basename "$W")" && { [ "${KEEP_LOGS:-0}" = 1 ] || rm -rf "$W"; }
 echo "results: $csv  logs: $W.tar.xz$([ "${KEEP_LOGS:-0}" = 1 ] && echo " and $W/")  ($SECONDS s)"
