@@ -8,6 +8,10 @@
 # Arguments go to bench_spmv (run_gpu_bench.sh).
 set -u
 export OUT=${OUT:-bench/results}
+# on the GPU machine without a ./build/bin: the bundle's build (tests/gpu/run.sh does the same)
+if [ -z "${BUILD:-}" ] && [ ! -d build/bin ] && [ -d /opt/devb/extra/build/bin ]; then
+  BUILD=/opt/devb/extra/build; export LD_LIBRARY_PATH=$BUILD/lib:${LD_LIBRARY_PATH:-}
+fi
 BUILD=${BUILD:-build}; export BUILD
 SUITE=${SUITE:-"spmv solver assembly wholerun plots"}
 here=$(dirname "$0")

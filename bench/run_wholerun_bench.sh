@@ -3,8 +3,9 @@
 # (BEST_TYPE, default brc), the plugin loaded with -dll_append, CUDA vectors, -log_view. Does what the solve gains
 # survive in the whole run (assembly, set-up, format builds, everything)?
 #
-# Run from the repository root on the GPU machine (after `bash .dev/device-unpack.sh; . /opt/devb/env.sh`):
-#   BUILD=/opt/devb/extra/build bash bench/run_wholerun_bench.sh
+# Run from the repository root on the GPU machine (after `bash .dev/device-unpack.sh; . /opt/devb/env.sh`; without a
+# ./build/bin there, BUILD defaults to the bundle's /opt/devb/extra/build):
+#   OUT=/tmp/out bash bench/run_wholerun_bench.sh
 # On a machine without a GPU, a smoke run (tiny sizes, host types aij spmv brc, no CUDA vectors; about a minute):
 #   SMOKE=1 bash bench/run_wholerun_bench.sh
 #
@@ -74,6 +75,7 @@
 # the whole run keeps at least 80% of the time the solve gains (with a loss in the solve: whether the whole run
 # loses no more than 0.8 of it... the inequality as written, so read it with the signs).
 set -u
+if [ -z "${BUILD:-}" ] && [ ! -d build/bin ] && [ -d /opt/devb/extra/build/bin ]; then BUILD=/opt/devb/extra/build; fi
 BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; BIN=$BUILD/bin
 LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 MPIEXEC=${MPIEXEC:-mpiexec}
