@@ -34,8 +34,8 @@
 # row kept per program and type is the median run by total_s), RUN_TIMEOUT the limit of one run (s, default 150),
 # BUDGET_S the time after which no further run starts (default 540 s: the script ends inside a 10-minute command even
 # where sizes were set too large; skipped runs are listed and left out of the CSV).
-# Expected on one H100 with the defaults: roughly 2-3 minutes (estimated from iteration counts measured on the CPU at
-# smaller sizes: ex2 1500^2 about 2600 CG iterations, ex45 128^3 about 600 GMRES, ex5 1000^2 about 3500 BiCGSTAB in 3-4
+# Expected on one H100 with the defaults: roughly 2-4 minutes, an estimate not yet measured on a GPU (from iteration
+# counts measured on the CPU at smaller sizes: ex2 1500^2 about 2600 CG iterations, ex45 128^3 about 600 GMRES, ex5 1000^2 about 3500 BiCGSTAB in 3-4
 # Newton steps, bench_kspsolve 128^3 about 135 CG; ex56 -ne 59 and ex19 512x512 from the README).
 #
 # Output: $OUT/wholerun-<device>-<date>.csv with
@@ -65,15 +65,16 @@
 #               KSPSetUp, which PETSc logs outside the KSPSolve event) or inside SNESSolve (every Newton step).
 #               (KSPSetUp alone would count ex45's matrix computation; PCSetUp is the PC's work, as asked for SNES.)
 #   solve_s     time under KSPSolve (KSP programs) or SNESSolve (SNES programs) that is neither assembly nor setup:
-#               the Krylov iterations, for SNES also the function evaluations and line search. It includes the plugin's
-#               format build or refresh at the first product inside the solve (MatSpMVBuild / MatSpMVRefresh) and
-#               aijcusparse's upload (MatCUSPARSCopyTo) there. A first product outside the solve (ex2 and bench_kspsolve
-#               compute b = A u) is "other", as are vector set-up, norms after the solve, and the process start.
+#               the Krylov iterations, for SNES also the function evaluations and line search. The upload of new
+#               values (aijcusparse's MatCUSPARSCopyTo) and the plugin's format build or refresh (MatSpMVBuild,
+#               MatSpMVRefresh) count where they first happen: in the solve's first product, in PCSetUp (Jacobi's
+#               MatGetDiagonal on the GPU) as setup, or in a first product outside the solve (ex2 and bench_kspsolve
+#               compute b = A u) as "other", with vector set-up, norms after the solve and the process start.
 # The raw KSPSolve/SNESSolve event times are in each log's -log_view table.
 # The comparison table: per program and type, the baseline's (first type's) total and solve over the type's
-# (> 1: the type is faster), and whether (total_base - total_type) >= 0.8 (solve_base - solve_type), i.e. whether
-# the whole run keeps at least 80% of the time the solve gains (with a loss in the solve: whether the whole run
-# loses no more than 0.8 of it... the inequality as written, so read it with the signs).
+# (> 1: the type is faster), and whether (total_base - total_type) >= 0.8 (solve_base - solve_type): where the type
+# gains in the solve, whether the whole run keeps at least 80% of that gain; where it loses in the solve (both sides
+# negative), whether the whole run loses at most 0.8 of the solve's loss.
 set -u
 if [ -z "${BUILD:-}" ] && [ ! -d build/bin ] && [ -d /opt/devb/extra/build/bin ]; then BUILD=/opt/devb/extra/build; fi
 BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; BIN=$BUILD/bin
