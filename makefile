@@ -52,7 +52,8 @@ HAVE_NVML := $(shell ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml.so.1 ' && e
 RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:-}
 HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
-EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops $(BUILD)/bin/bench_pcapply
+EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops $(BUILD)/bin/bench_pcapply \
+             $(BUILD)/bin/bench_assembly $(BUILD)/bin/ex2 $(BUILD)/bin/ex45 $(BUILD)/bin/ex5 $(BUILD)/bin/bench_kspsolve
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv
 endif
@@ -78,12 +79,31 @@ $(LIB): $(OBJ)
 # install has them among its examples)
 PETSC_TUTORIAL = $(firstword $(wildcard $(PETSC_DIR)/src/$(1) $(PETSC_DIR)/share/petsc/examples/src/$(1) \
                    $(patsubst -I%,%/../src/$(1),$(PETSC_PRIVATE_INC))) $(PETSC_DIR)/src/$(1))
+# The whole-run benchmark (bench/run_wholerun_bench.sh) adds KSP's ex2 (MatSetValues one entry per call), ex45
+# (3D Poisson on a DMDA, MatSetValuesStencil), bench_kspsolve (3D Poisson assembled by COO) and SNES's ex5 (Bratu,
+# Jacobian by MatSetValuesStencil every Newton step)
 EX19_SRC := $(call PETSC_TUTORIAL,snes/tutorials/ex19.c)
 EX56_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex56.c)
+EX2_SRC  := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex2.c)
+EX45_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex45.c)
+EX5_SRC  := $(call PETSC_TUTORIAL,snes/tutorials/ex5.c)
+BENCH_KSPSOLVE_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/bench_kspsolve.c)
 $(BUILD)/bin/ex19: $(EX19_SRC)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
 $(BUILD)/bin/ex56: $(EX56_SRC)
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+$(BUILD)/bin/ex2: $(EX2_SRC)
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+$(BUILD)/bin/ex45: $(EX45_SRC)
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+$(BUILD)/bin/ex5: $(EX5_SRC)
+	@mkdir -p $(@D)
+	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+$(BUILD)/bin/bench_kspsolve: $(BENCH_KSPSOLVE_SRC)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
 $(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)

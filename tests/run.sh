@@ -228,6 +228,9 @@ expect_error poly_bad_precision     "Unknown -pc_poly_precision half"       ex19
 expect_error poly_bad_single_format "pc_poly_single_format ccoo: use brc"   ex19_poly -pc_poly_precision single -pc_poly_single_format ccoo
 # 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
+# the assembly benchmark's CPU smoke run (every API and operation, products checked against aij), 1 and 2 ranks
+run bench_assembly_smoke     "$BIN/bench_assembly" -n 24 -types aij,${TYPES// /,} -reps 2
+run bench_assembly_smoke_n2  $MPIEXEC -n 2 "$BIN/bench_assembly" -n 24 -types aij,spmv,brc -bs 3 -reps 2
 
 # 9. the users' routes. The PETSc built against (a prefix install in the self-contained build): from make test, or build/petsc.mk
 PDIR=${SPMV_PETSC_DIR:-$(sed -n 's/^PETSC_DIR ?= //p' "$BUILD/petsc.mk" 2>/dev/null)}
