@@ -27,7 +27,7 @@ static char help[] = "Every preconditioner on a petsc-spmv type against AIJ, on 
 /* How a case needs the program's help beyond its options */
 enum {
   CASE_DM        = 1 << 0, /* PCMG: the DMDA gives the interpolations (KSPSetDM, DM inactive for the operators) */
-  CASE_FIELDS    = 1 << 1, /* fieldsplit: by component (bs > 1) or two index sets, red and black nodes (bs = 1) */
+  CASE_FIELDS    = 1 << 1, /* fieldsplit: by component (PCFieldSplitSetBlockSize, bs > 1) or two index sets, red and black nodes (bs = 1) */
   CASE_TELESCOPE = 1 << 2, /* reduction factor = number of ranks */
   CASE_LU        = 1 << 3, /* needs an LU factorization of the whole matrix: skipped where AIJ has none (MPI) */
   CASE_CHOLESKY  = 1 << 4, /* the same for Cholesky */
@@ -66,7 +66,8 @@ static const Case cases[] = {
   {"poly_chebyshev", KSPCG,     "-pc_type poly -pc_poly_type chebyshev",                                        0},
   {"lu",             KSPCG,     "-pc_type lu",                                                                  CASE_LU},
   {"cholesky",       KSPCG,     "-pc_type cholesky",                                                            CASE_CHOLESKY},
-  /* last: PCMG on the DMDA (its interpolations are MAIJ for bs > 1), a case that has crashed (SIGSEGV) */
+  /* last: PCMG on the DMDA (its interpolations are MAIJ for bs > 1): a signal ends the process, and this case has
+     crashed (SIGSEGV in the product of a plugin matrix with a MAIJ one), so nothing comes after it */
   {"mg_galerkin",    KSPCG,     "-pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both",                            CASE_DM},
 };
 #define NCASES ((PetscInt)(sizeof(cases) / sizeof(cases[0])))
@@ -335,6 +336,7 @@ static PetscErrorCode Solve(const Problem *P, PetscInt k, Mat M, Vec b, Vec *x, 
   PetscCall(KSPSetTolerances(ksp, P->rtol, 1e-50, PETSC_CURRENT, 5000));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPGetPC(ksp, &pc));
+  if ((cases[k].flags & CASE_FIELDS) && P->bs > 1) PetscCall(PCFieldSplitSetBlockSize(pc, P->bs)); /* a split per component */
   if ((cases[k].flags & CASE_FIELDS) && P->bs == 1) {
     IS red, black;
     PetscCall(RedBlack(P->da, P->bs, &red, &black));
