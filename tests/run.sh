@@ -84,6 +84,12 @@ TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum}
 declare -A CSR_ORDER=([brc]=1 [suraa]=1 [ccoo]=1 [argcsr]=1 [spmv]=1)
 declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1 [argcsr]=mat_argcsr_desired_chunk_size=1 [segsum]=mat_segsum_tile=64 [spmv]=mat_spmv_format=brc) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3 [argcsr]=mat_argcsr_block_size=48 [segsum]=mat_segsum_tiles_per_warp=0 [spmv]=mat_spmv_trials=0)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
+# test_pcs compares a type's solves with AIJ's exactly (same iterations, solutions within 1e-10) where the type's products
+# are AIJ's own arithmetic; where they run the format's host reference or the GPU kernels (rows summed in another order
+# than AIJ's inode kernel) it allows rounding (iterations within 10% + 2, solutions within 1e-8). The plain runs take
+# what a brc matrix says it runs by default; the -mat_spmv_host_reference runs always allow rounding.
+if ex19_type brc -mat_view ::ascii_info -snes_max_it 1 2>&1 | grep -Eq "products (by the host reference|on the GPU)"; then PCS_PLAIN=rounding; else PCS_PLAIN=exact; fi
+echo "test_pcs: the plain runs compare -compare $PCS_PLAIN"
 # 1. the formats' host references against CSR (paper examples, adversarial and random matrices)
 for t in "$BIN"/test_*_host; do run "$(basename "$t")" "$t" -seed "$SEED"; done
 for T in $TYPES; do
@@ -106,6 +112,17 @@ for T in $TYPES; do
   run ${T}_ksp_long_rows          "$BIN/test_ksp" -type $T -matrix "denserows:m=4000,k=6,len=2500,dense=4" -ksp_types gmres -pc_types none,jacobi,ilu
   run ${T}_ksp_long_rows_bcgs     "$BIN/test_ksp" -type $T -matrix "denserows:m=4000,k=6,len=2500,dense=4" -ksp_types bcgs -pc_types jacobi,ilu
   run ${T}_ksp_mpiexec_1          $MPIEXEC -n 1 "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx" -ksp_types gmres -pc_types ilu
+  # 3b. every preconditioner (test_pcs -list: Jacobi, point-block Jacobi, block Jacobi, ASM, SOR, GAMG agg/classical, HMG,
+  #     PCMG Galerkin, fieldsplit, redundant, telescope, ksp, poly, LU, Cholesky) on an SPD operator of block size 1, 2, 3,
+  #     1 and 2 ranks, against AIJ: converged, same iterations and solutions (see PCS_PLAIN); once more with the host reference
+  #     test_retype: the operations that replace or re-type a matrix' header (MatAXPY with another pattern, in-place
+  #     convert/transpose/LU, MatSetType twice, preallocation twice/reset, duplicates, filter, products), against AIJ
+  for np in 1 2; do
+    run ${T}_pcs_n$np             $MPIEXEC -n $np "$BIN/test_pcs" -type $T -compare $PCS_PLAIN
+    run ${T}_pcs_hostref_n$np     $MPIEXEC -n $np "$BIN/test_pcs" -type $T -compare rounding -mat_spmv_host_reference
+    run ${T}_retype_n$np          $MPIEXEC -n $np "$BIN/test_retype" -type $T
+    run ${T}_retype_hostref_n$np  $MPIEXEC -n $np "$BIN/test_retype" -type $T -mat_spmv_host_reference
+  done
   # 4. PETSc's unmodified ex19 (SNES + FD coloring), loaded with -dll_append: same convergence as aij.
   #    BiCGSTAB+Jacobi is sensitive to the last bit: AIJ's inode kernel sums column pairs, the formats
   #    (like plain CSR) sum in order, so that one compares against AIJ without inodes
