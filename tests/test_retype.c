@@ -280,12 +280,12 @@ static PetscErrorCode OpProducts(const Data *d)
       char      what[128];
       MatType   ct;
       PetscBool cusparse;
-      /* the type of a product: on one rank the parent's (seqaij; seqaijcusparse on a GPU; README "Products of plugin
-         matrices come out as aijcusparse"), on several ranks the first operand's (mpiaij<fmt>: mpiaijspmv.cu) */
+      /* the type of a product: the parent's, on any number of ranks (seqaij/mpiaij; seqaijcusparse/mpiaijcusparse on a
+         GPU; README "Products of plugin matrices come out as aijcusparse") */
       PetscCall(MatGetType(C[k], &ct));
-      PetscCall(PetscStrcmp(ct, MATSEQAIJCUSPARSE, &cusparse));
+      PetscCall(PetscStrendswith(ct, "cusparse", &cusparse));
       PetscCall(PetscSNPrintf(what, sizeof(what), "%s (%s)", k == 0 ? "MatMatMult" : k == 1 ? "MatPtAP" : "MatTransposeMatMult", reuse ? "MAT_REUSE_MATRIX" : "MAT_INITIAL_MATRIX"));
-      PetscCall(Check(CR[k], C[k], size > 1 ? ptype : cusparse ? MATSEQAIJCUSPARSE : MATSEQAIJ, what));
+      PetscCall(Check(CR[k], C[k], size > 1 ? (cusparse ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusparse ? MATSEQAIJCUSPARSE : MATSEQAIJ), what));
     }
   }
   for (int k = 0; k < 3; k++) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU checks, run on the GPU machine from the repository root, after `make gpu` here packed .dev/bundle.tar.xz
 # (PETSc, its runtime libraries, build/ and the matrices). Writes logs to $OUT (default /tmp/gpu-out).
-#   tests/gpu/run.sh [check|single|sanitize|ex19|spmv|bench|all]...
+#   tests/gpu/run.sh [check|single|sanitize|ex19|spmv|pcs|mpi|bench|all]...
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
@@ -118,6 +118,21 @@ case " $what " in *" mpi "*)
     printf '%-12s %d GPU(s): ' $t $np; grep -E "^MatMult " "$OUT/scale_${t}_$np.log" | awk '{printf "MatMult count %s  time %s s (max over ranks)  ", $2, $4}'
     grep -E "^KSPSolve " "$OUT/scale_${t}_$np.log" | awk '{printf "KSPSolve %s s\n", $4}'
   done; done | tee "$OUT/scaling.txt"
+esac
+case " $what " in *" pcs "*|*" all "*)
+  # every preconditioner x block size 1/2/3 on aijcusparse parents against AIJ on the host (test_pcs: the formats
+  # and cuSPARSE sum rows in other orders than AIJ's inode kernel: rounding), 1 and 2 ranks on the one GPU; the
+  # operations that replace or re-type a header (test_retype); the name-lending thunks of a debug PETSc; memcheck
+  for T in aijcusparse ${PCS_TYPES:-spmv brc}; do
+    for np in 1 2; do
+      step ${T}_pcs_gpu_n$np    mpiexec -n $np "$BIN/test_pcs" -type $T -compare rounding
+      step ${T}_retype_gpu_n$np mpiexec -n $np "$BIN/test_retype" -type $T
+    done
+    tail -1 "$OUT/${T}_pcs_gpu_n1.log"; grep -E "^(FAIL|skip)" "$OUT/${T}_pcs_gpu_n"*.log | head -20
+  done
+  step spmv_pcs_lend_gpu      "$BIN/test_pcs" -type spmv -compare rounding -mat_spmv_lend_type_name
+  step spmv_pcs_memcheck      timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_pcs" -type spmv -compare rounding -bs 1,3 -pcs jacobi,bjacobi_ilu,gamg,mg_galerkin,fieldsplit,poly_gmres,lu
+  step brc_retype_memcheck    timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_retype" -type brc
 esac
 case " $what " in *" bench "*|*" all "*)
   step bench env OUT="${RESULTS:-$OUT}" COMMIT="$(cat .dev/commit 2>/dev/null)" bash bench/run_gpu_bench.sh

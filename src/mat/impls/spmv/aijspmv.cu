@@ -55,9 +55,6 @@ enum ComposedId {
 constexpr const char *kComposedNames[kNumComposed] = {"MatSetPreallocationCOO_C", "MatSetValuesCOO_C", "MatSeqAIJCopySubArray_C"};
 /* the parent's product dispatch, composed under names; all lead to the product thunk */
 constexpr const char *kProductNames[] = {"MatProductSetFromOptions_seqaijcusparse_seqdensecuda_C", "MatProductSetFromOptions_seqaijcusparse_seqdense_C", "MatProductSetFromOptions_seqaijcusparse_seqaijcusparse_C", "MatProductSetFromOptions_anytype_C"};
-/* the name of the overlay's container on the matrix header */
-constexpr const char kOverlayName[] = "MatSpMVOverlay";
-
 /* Who runs the products */
 enum Exec {
   kParent, /* the parent's own product (no GPU, format not built) */
@@ -65,16 +62,13 @@ enum Exec {
   kDevice  /* the format's GPU kernels */
 };
 
-struct Mat_SeqAIJSpMV {
+struct Mat_SeqAIJSpMV : SpMVOverlay {
   const SpMVFormatInfo *info = nullptr;
   SpMVFormat           *fmt  = nullptr;
   char                  visible[64]; /* the type name users see: seqaij<fmt>, or the parent's for MPI blocks */
-  char                  parent[64];  /* seqaijcusparse, or seqaij without a GPU */
-  PetscBool             block = PETSC_FALSE; /* a block of an MPI matrix: visible == parent, nothing is lent */
-  PetscBool             lend  = PETSC_FALSE; /* every inherited operation lends the parent's name (debug PETSc) */
-  struct _MatOps        ops;                 /* the parent's operations (re-captured after MatBindToCPU) */
+  PetscBool             lend = PETSC_FALSE; /* every inherited operation lends the parent's name (debug PETSc) */
+  struct _MatOps        ops;                /* the parent's operations (re-captured after MatBindToCPU) */
   std::array<PetscErrorCode (*)(void), kNumComposed> composed{};
-  PetscErrorCode (*productsfo)(Mat) = nullptr; /* the parent's composed product dispatch (same for all names) */
 
   Exec             exec          = kParent;
   PetscBool        productformat = PETSC_FALSE; /* products with this matrix as A (PtAP in GAMG) carry its format */
@@ -86,13 +80,13 @@ struct Mat_SeqAIJSpMV {
   const PetscScalar *da = nullptr;
   int             *ni = nullptr, *nj = nullptr; /* 32-bit copies of the indices (64-bit PetscInt builds only) */
   PetscScalar     *dx = nullptr, *dy = nullptr; /* staging buffers for host vectors */
+  PetscErrorCode Release() override;
 };
 
 Mat_SeqAIJSpMV *Ctx(Mat A)
 {
-  Mat_SeqAIJSpMV *c = nullptr;
-  if (!A || PetscObjectContainerQuery((PetscObject)A, kOverlayName, &c)) return nullptr;
-  return c;
+  SpMVOverlay *o = SpMVGetOverlay(A);
+  return o && !o->mpi ? static_cast<Mat_SeqAIJSpMV *>(o) : nullptr;
 }
 
 std::vector<const SpMVFormatInfo *> &Registry()
@@ -108,9 +102,9 @@ class ParentNames {
 
   void One(Mat M)
   {
-    Mat_SeqAIJSpMV *c;
-    PetscBool       same;
-    if (!M || !(c = Ctx(M)) || c->block) return;
+    SpMVOverlay *c;
+    PetscBool    same;
+    if (!M || !(c = SpMVGetOverlay(M)) || c->block) return;
     if (PetscStrcmp(((PetscObject)M)->type_name, c->parent, &same) || same) return;
     for (auto &s : swapped)
       if (s.first == (PetscObject)M) return;
@@ -288,28 +282,56 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+} // namespace
+
 /* The product dispatch of every plugin matrix: A->ops->productsetfromoptions, and composed under the names
-   PETSc queries for mixed operand types. It calls the dispatch A's parent (or A itself, when A is not ours)
-   would use, with the plugin operands under the parent's name, so products of plugin types take aijcusparse's
-   GPU code; then it wraps the phases that dispatch chose. */
-PetscErrorCode ProductSetFromOptions_SpMV(Mat C)
+   PETSc queries for mixed operand types. It repeats PETSc's own dispatch (MatProductSetFromOptions_Private:
+   the operands' common dispatch, else the composed MatProductSetFromOptions_<A>_<B>[_<C>]_C, else _anytype_C),
+   seen with the plugin operands under the parent's name and the parent's functions in place of the overlay's,
+   so products of plugin types take aijcusparse's GPU code (and MAIJ's or dense's where those are the other
+   operand); then it wraps the phases that dispatch chose. */
+PetscErrorCode SpMVProductSetFromOptions(Mat C)
 {
   Mat_Product *prod = C->product;
-  Mat          A    = prod->A;
-  PetscErrorCode (*f)(Mat) = nullptr;
+  Mat          A = prod->A, B = prod->B, M = prod->type == MATPRODUCT_ABC ? prod->C : nullptr;
+  using Fn         = PetscErrorCode (*)(Mat);
+  auto dispatch    = [](Mat X) -> Fn {
+    SpMVOverlay *c = SpMVGetOverlay(X);
+    return c && X->ops->productsetfromoptions == SpMVProductSetFromOptions ? c->productsetfromoptions : X->ops->productsetfromoptions;
+  };
+  /* a composed dispatch found on X: the parent's where it is the overlay's own */
+  auto query = [](Mat X, const char *name, Fn *f) -> PetscErrorCode {
+    PetscFunctionBegin;
+    PetscCall(PetscObjectQueryFunction((PetscObject)X, name, f));
+    if (*f == SpMVProductSetFromOptions) {
+      SpMVOverlay *c = SpMVGetOverlay(X);
+      PetscBool       anytype;
+      PetscCall(PetscStrcmp(name, kProductNames[3], &anytype));
+      *f = c && !anytype ? c->productsfo : nullptr;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  const Fn fA = dispatch(A), fB = dispatch(B), fC = M ? dispatch(M) : fA;
 
   PetscFunctionBegin;
-  if (Mat_SeqAIJSpMV *c = Ctx(A)) f = c->ops.productsetfromoptions;
-  else f = A->ops->productsetfromoptions;
-  for (Mat X : {prod->B, prod->C}) { /* an operand of ours under another parent dispatch: PETSc's own fallback */
-    Mat_SeqAIJSpMV *c = X ? Ctx(X) : nullptr;
-    if (c && c->ops.productsetfromoptions != f) PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (!f || f == ProductSetFromOptions_SpMV) PetscFunctionReturn(PETSC_SUCCESS);
   {
     ParentNames lend;
     lend.Add(C);
-    PetscCall(f(C));
+    if (fA && fA == fB && fA == fC) PetscCall(fA(C));
+    if (!C->ops->productsymbolic) {
+      char name[256];
+      Fn   f = nullptr;
+      PetscCall(PetscSNPrintf(name, sizeof(name), "MatProductSetFromOptions_%s_%s%s%s_C", ((PetscObject)A)->type_name, ((PetscObject)B)->type_name, M ? "_" : "", M ? ((PetscObject)M)->type_name : ""));
+      for (Mat X : {A, B, M})
+        if (X && !f) PetscCall(query(X, name, &f));
+      if (f) PetscCall(f(C));
+      if (!C->ops->productsymbolic) {
+        f = nullptr;
+        for (Mat X : {A, B, M})
+          if (X && !f) PetscCall(query(X, kProductNames[3], &f));
+        if (f) PetscCall(f(C));
+      }
+    }
   }
   if (C->ops->productsymbolic && C->ops->productsymbolic != ProductSymbolic_SpMV) {
     Phases()[C->product]    = ProductPhases{C->ops->productsymbolic, nullptr};
@@ -318,18 +340,49 @@ PetscErrorCode ProductSetFromOptions_SpMV(Mat C)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+namespace {
 PetscErrorCode ComposeProductDispatch(Mat A, Mat_SeqAIJSpMV *c)
 {
   PetscFunctionBegin;
   for (const char *name : kProductNames) {
     PetscErrorCode (*f)(void) = nullptr;
     PetscCall(PetscObjectQueryFunction((PetscObject)A, name, &f));
-    if (f && f != (PetscErrorCode (*)(void))ProductSetFromOptions_SpMV) c->productsfo = (PetscErrorCode (*)(Mat))f;
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, ProductSetFromOptions_SpMV));
+    if (f && f != (PetscErrorCode (*)(void))SpMVProductSetFromOptions) c->productsfo = (PetscErrorCode (*)(Mat))f;
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, SpMVProductSetFromOptions));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
+
+/* The overlay of a matrix (seq or MPI), in a container on its header: it follows the header through
+   MatHeaderMerge and MatHeaderReplace and is freed with it */
+static const char kOverlayName[] = "MatSpMVOverlay";
+
+SpMVOverlay *SpMVGetOverlay(Mat A)
+{
+  SpMVOverlay *o = nullptr;
+  if (!A || PetscObjectContainerQuery((PetscObject)A, kOverlayName, &o)) return nullptr;
+  return o;
+}
+
+static PetscErrorCode DestroyOverlay(PetscCtxRt ptr)
+{
+  SpMVOverlay *o = *(SpMVOverlay **)ptr;
+
+  PetscFunctionBegin;
+  if (o) PetscCall(o->Release());
+  delete o;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* o on A (a header that has one gets the new one), or none (nullptr: frees A's) */
+PetscErrorCode SpMVComposeOverlay(Mat A, SpMVOverlay *o)
+{
+  PetscFunctionBegin;
+  if (o) PetscCall(PetscObjectContainerCompose((PetscObject)A, kOverlayName, o, DestroyOverlay));
+  else PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 const SpMVFormatInfo *SpMVFindFormat(const char *name)
 {
@@ -418,6 +471,18 @@ PetscErrorCode FreeDevice(Mat_SeqAIJSpMV *c)
   PetscCall(spmv::DeviceFree({c->ni, c->nj, c->dx, c->dy}));
   c->ni = c->nj = nullptr;
   c->dx = c->dy = nullptr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* what the overlay holds: the format (its device memory), the 32-bit indices and staging buffers */
+PetscErrorCode Mat_SeqAIJSpMV::Release()
+{
+  PetscFunctionBegin;
+  PetscCall(fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
+  delete fmt;
+  fmt = nullptr;
+  PetscCall(FreeDevice(this));
+  if (exec == kDevice) PetscCall(spmv::TrimPool()); /* what they held goes back to the driver */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -692,7 +757,7 @@ struct Replace {
 #define SPMV_REPLACE(op, fn) Replace<decltype(_MatOps::op), &_MatOps::op, fn>
 using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV)>;
 /* only where the name differs from the parent's (not on MPI blocks) */
-using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, ProductSetFromOptions_SpMV)>;
+using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, SpMVProductSetFromOptions)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
 {
@@ -700,6 +765,7 @@ PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
   ReplacedOps::Capture(A, c);
   if (c->block) PetscFunctionReturn(PETSC_SUCCESS);
   VisibleOps::Capture(A, c);
+  c->productsetfromoptions = c->ops.productsetfromoptions;
   PetscCall(ComposeProductDispatch(A, c));
   if (c->lend) {
     LentOps::Capture(A, c);
@@ -760,21 +826,6 @@ PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The overlay's container frees it with the header (MatDestroy, or the header given up by MatHeaderReplace) */
-PetscErrorCode DestroyOverlay(PetscCtxRt ptr)
-{
-  Mat_SeqAIJSpMV *c = *(Mat_SeqAIJSpMV **)ptr;
-
-  PetscFunctionBegin;
-  if (!c) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(c->fmt->ReleaseDevice()); /* frees only what was allocated: nothing without a GPU */
-  delete c->fmt;
-  PetscCall(FreeDevice(c));
-  if (c->exec == kDevice) PetscCall(spmv::TrimPool()); /* what they held goes back to the driver */
-  delete c;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Put the overlay on the parent matrix B (seqaijcusparse, or seqaij without a GPU; may be unassembled). A block
    of an MPI matrix keeps the parent's name and has no converters. A header that carries an overlay already (a
    matrix re-typed with MatSetType) gets a new one. */
@@ -792,7 +843,7 @@ PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f, PetscBool block, PetscBool
   PetscCall(PetscOptionsGetBool(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_spmv_lend_type_name", &lend, NULL));
   c->lend = (PetscBool)(lend && !block);
   SetExec(c, hostref);
-  PetscCall(PetscObjectContainerCompose((PetscObject)B, kOverlayName, c, DestroyOverlay));
+  PetscCall(SpMVComposeOverlay(B, c));
   if (c->exec != kDevice) B->boundtocpu = PETSC_FALSE; /* MatCreate() starts every matrix bound; our products run unless bound */
   PetscCall(Capture(B, c));
   if (!block) {
@@ -834,7 +885,7 @@ PetscErrorCode MatSpMVSeqDetach(Mat A)
     PetscCall(ComposeConverters(A, c->info, PETSC_FALSE));
     PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
   }
-  PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL)); /* frees the overlay */
+  PetscCall(SpMVComposeOverlay(A, nullptr)); /* frees the overlay */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -859,6 +910,107 @@ PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ---- factorizations ----------------------------------------------------------------------------------- */
+/* MatGetFactor() without a solver type takes the first one registered for the exact type name, then one for a
+   base name: aijcusparse gets cuSPARSE's factorizations (triangular solves on the GPU), a seqaij<fmt> matrix
+   would get SeqAIJ's (on the host). So each plugin type is registered with MATSOLVERCUSPARSE too: the factor is
+   aijcusparse's own, made with the matrix lent the parent's name, and its symbolic and numeric phases lend it
+   again (cuSPARSE's ILU(0)/ICC(0) check the operand's type name). Without a GPU it declines (NULL), and
+   MatGetFactor() goes on to SeqAIJ's, as for any AIJ matrix. */
+namespace {
+using FactorFn = PetscErrorCode (*)(Mat, MatFactorType, Mat *);
+FactorFn cusparseFactor[MAT_FACTOR_NUM_TYPES] = {};
+
+/* the factor's phases behind the thunks, in a container on the factor matrix */
+struct FactorPhases {
+  struct _MatOps ops;
+};
+constexpr const char kFactorName[] = "MatSpMVFactorPhases";
+
+PetscErrorCode FactorOps(Mat F, struct _MatOps **ops)
+{
+  FactorPhases *p = nullptr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)F, kFactorName, &p));
+  PetscCheck(p, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the phases of a factorization");
+  *ops = &p->ops;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode WrapFactorPhases(Mat F);
+
+/* a phase (F, A, ...) of the factor F: A lent the parent's name; the phase may set the next one (numeric) */
+template <typename F, F _MatOps::*M>
+struct FactorThunk;
+template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Mat, Args...)>
+struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> {
+  static PetscErrorCode Call(Mat F, Mat A, Args... args)
+  {
+    struct _MatOps *ops;
+
+    PetscFunctionBegin;
+    PetscCall(FactorOps(F, &ops));
+    {
+      ParentNames lend;
+      lend.Add(A);
+      PetscCall((ops->*M)(F, A, args...));
+    }
+    PetscCall(WrapFactorPhases(F));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  static PetscErrorCode Wrap(Mat F, struct _MatOps *saved)
+  {
+    auto &live = F->ops->*M;
+    if (live && live != Call) {
+      saved->*M = live;
+      live      = Call;
+    }
+    return PETSC_SUCCESS;
+  }
+};
+#define SPMV_FACTOR(op) FactorThunk<decltype(_MatOps::op), &_MatOps::op>
+
+PetscErrorCode WrapFactorPhases(Mat F)
+{
+  struct _MatOps *ops;
+
+  PetscFunctionBegin;
+  PetscCall(FactorOps(F, &ops));
+  PetscCall(SPMV_FACTOR(lufactorsymbolic)::Wrap(F, ops));
+  PetscCall(SPMV_FACTOR(ilufactorsymbolic)::Wrap(F, ops));
+  PetscCall(SPMV_FACTOR(choleskyfactorsymbolic)::Wrap(F, ops));
+  PetscCall(SPMV_FACTOR(iccfactorsymbolic)::Wrap(F, ops));
+  PetscCall(SPMV_FACTOR(lufactornumeric)::Wrap(F, ops));
+  PetscCall(SPMV_FACTOR(choleskyfactornumeric)::Wrap(F, ops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode DestroyFactorPhases(PetscCtxRt p)
+{
+  delete *(FactorPhases **)p;
+  return PETSC_SUCCESS;
+}
+
+PetscErrorCode MatGetFactor_SeqAIJSpMV_CUSPARSE(Mat A, MatFactorType ftype, Mat *F)
+{
+  Mat_SeqAIJSpMV *c = Ctx(A);
+
+  PetscFunctionBegin;
+  *F = nullptr;
+  if (!c || !OnGPUParent(c) || !cusparseFactor[ftype]) PetscFunctionReturn(PETSC_SUCCESS); /* declined: SeqAIJ's next */
+  {
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(cusparseFactor[ftype](A, ftype, F));
+  }
+  if (!*F) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectContainerCompose((PetscObject)*F, kFactorName, new FactorPhases(), DestroyFactorPhases));
+  PetscCall(WrapFactorPhases(*F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+} // namespace
+
 PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*createseq)(Mat), PetscErrorCode (*creatempi)(Mat))
 {
   PetscFunctionBegin;
@@ -866,6 +1018,10 @@ PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *f, PetscErrorCode (*c
   PetscCall(MatRegister(f->seqname, createseq));
   PetscCall(MatRegister(f->mpiname, creatempi));
   PetscCall(MatRegisterRootName(f->root, f->seqname, f->mpiname));
+  for (MatFactorType t : {MAT_FACTOR_LU, MAT_FACTOR_CHOLESKY, MAT_FACTOR_ILU, MAT_FACTOR_ICC}) {
+    if (!cusparseFactor[t]) PetscCall(MatSolverTypeGet(MATSOLVERCUSPARSE, MATSEQAIJCUSPARSE, t, NULL, NULL, &cusparseFactor[t]));
+    if (cusparseFactor[t]) PetscCall(MatSolverTypeRegister(MATSOLVERCUSPARSE, f->seqname, t, MatGetFactor_SeqAIJSpMV_CUSPARSE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

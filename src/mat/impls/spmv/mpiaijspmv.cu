@@ -20,7 +20,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCUSPARSE(Mat);
 #include <unordered_map>
 
 namespace {
-struct Mat_MPIAIJSpMV {
+struct Mat_MPIAIJSpMV : SpMVOverlay {
   const SpMVFormatInfo *info    = nullptr;
   SpMVFormat           *opts    = nullptr; /* holds the format options for both blocks */
   PetscBool             gpu     = PETSC_FALSE; /* an mpiaijcusparse parent */
@@ -29,27 +29,14 @@ struct Mat_MPIAIJSpMV {
   PetscErrorCode (*assemblyend)(Mat, MatAssemblyType)                                  = nullptr;
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)                              = nullptr;
   PetscErrorCode (*view)(Mat, PetscViewer)                                             = nullptr;
-  char parent[64]; /* mpiaijcusparse, or mpiaij without a GPU */
+  PetscErrorCode (*anytype)(void)                                                      = nullptr; /* the parent's composed _anytype_C */
+  ~Mat_MPIAIJSpMV() override { delete opts; }
 };
-
-/* in a container on the header, as the sequential overlay (aijspmv.cu says why) */
-constexpr const char kOverlayName[] = "MatSpMVOverlayMPI";
 
 Mat_MPIAIJSpMV *Ctx(Mat A)
 {
-  Mat_MPIAIJSpMV *c = nullptr;
-  if (!A || PetscObjectContainerQuery((PetscObject)A, kOverlayName, &c)) return nullptr;
-  return c;
-}
-
-PetscErrorCode DestroyOverlay(PetscCtxRt ptr)
-{
-  Mat_MPIAIJSpMV *c = *(Mat_MPIAIJSpMV **)ptr;
-
-  PetscFunctionBegin;
-  if (c) delete c->opts;
-  delete c;
-  PetscFunctionReturn(PETSC_SUCCESS);
+  SpMVOverlay *o = SpMVGetOverlay(A);
+  return o && o->mpi ? static_cast<Mat_MPIAIJSpMV *>(o) : nullptr;
 }
 
 /* Make one block seqaij<fmt> (if it is not yet) with the parent's options; 'options' re-applies them to
@@ -138,37 +125,48 @@ PetscErrorCode DetachMPI(Mat A)
   PetscFunctionBegin;
   for (Mat S : {a->A, a->B})
     if (S && MatSpMVSeqHasOverlay(S)) PetscCall(MatSpMVSeqDetach(S));
-  A->ops->assemblyend    = c->assemblyend;
-  A->ops->setfromoptions = c->setfromoptions;
-  A->ops->view           = c->view;
+  A->ops->assemblyend           = c->assemblyend;
+  A->ops->setfromoptions        = c->setfromoptions;
+  A->ops->view                  = c->view;
+  A->ops->productsetfromoptions = c->productsetfromoptions;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", c->prealloc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", c->anytype));
   PetscCall(ComposeMPI(A, c->info, PETSC_FALSE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
-  PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL)); /* frees the overlay */
+  PetscCall(SpMVComposeOverlay(A, nullptr)); /* frees the overlay */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The MPI parent's code compares type names only in its product dispatch (MatProductSetFromOptions_MPIAIJBACKEND
+   takes the GPU only when both operands have the same type): products go through the generic dispatch of
+   aijspmv.cu, which lends the parent's name; mixed operands (a plain parent matrix with ours) find it as
+   MatProductSetFromOptions_anytype_C */
 PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
 {
   Mat_MPIAIJSpMV *c = new Mat_MPIAIJSpMV();
 
   PetscFunctionBegin;
+  c->mpi     = PETSC_TRUE;
   c->info    = f;
   c->opts    = f->create();
   c->hostref = SpMVHostReferenceDefault(A);
   PetscCall(PetscStrncpy(c->parent, ((PetscObject)A)->type_name, sizeof(c->parent)));
   PetscCall(PetscStrcmp(c->parent, MATMPIAIJCUSPARSE, &c->gpu));
-  PetscCall(PetscObjectContainerCompose((PetscObject)A, kOverlayName, c, DestroyOverlay));
+  PetscCall(SpMVComposeOverlay(A, c));
   PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", &c->prealloc));
   PetscCheck(c->prealloc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MPIAIJ has no MatMPIAIJSetPreallocation_C");
-  c->assemblyend         = A->ops->assemblyend;
-  c->setfromoptions      = A->ops->setfromoptions;
-  c->view                = A->ops->view;
-  A->ops->assemblyend    = MatAssemblyEnd_MPIAIJSpMV;
-  A->ops->setfromoptions = MatSetFromOptions_MPIAIJSpMV;
-  A->ops->view           = MatView_MPIAIJSpMV;
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", &c->anytype));
+  c->assemblyend                = A->ops->assemblyend;
+  c->setfromoptions             = A->ops->setfromoptions;
+  c->view                       = A->ops->view;
+  c->productsetfromoptions      = A->ops->productsetfromoptions;
+  A->ops->assemblyend           = MatAssemblyEnd_MPIAIJSpMV;
+  A->ops->setfromoptions        = MatSetFromOptions_MPIAIJSpMV;
+  A->ops->view                  = MatView_MPIAIJSpMV;
+  A->ops->productsetfromoptions = SpMVProductSetFromOptions;
   if (!c->gpu) A->boundtocpu = PETSC_FALSE; /* the blocks' products run unless bound */
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJSpMV));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", SpMVProductSetFromOptions));
   PetscCall(ComposeMPI(A, f, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, f->mpiname));
   PetscCall(ConvertBlocks(A)); /* blocks that exist already (conversion of an assembled matrix) */

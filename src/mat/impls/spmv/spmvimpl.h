@@ -6,6 +6,21 @@
 
 PETSC_INTERN PetscLogEvent MAT_SpMV_Build, MAT_SpMV_Refresh, MAT_SpMV_Single;
 
+/* What the sequential overlay (aijspmv.cu) and its MPI twin (mpiaijspmv.cu) share, at the start of their state: it
+   lives in a container composed on the matrix header under one name (a matrix is either sequential or MPI) */
+struct SpMVOverlay {
+  PetscBool mpi   = PETSC_FALSE;
+  PetscBool block = PETSC_FALSE; /* a block of an MPI matrix: the parent's own name, nothing to lend */
+  char      parent[64];          /* the parent's type name, lent to PETSc's code that compares names */
+  PetscErrorCode (*productsetfromoptions)(Mat) = nullptr; /* the parent's product dispatch (the operation) */
+  PetscErrorCode (*productsfo)(Mat)            = nullptr; /* ... composed under the parent's names (sequential) */
+  virtual PetscErrorCode Release() { return PETSC_SUCCESS; } /* frees what it holds (device memory), before delete */
+  virtual ~SpMVOverlay() = default;
+};
+SpMVOverlay   *SpMVGetOverlay(Mat);
+PetscErrorCode SpMVComposeOverlay(Mat, SpMVOverlay *);
+PetscErrorCode SpMVProductSetFromOptions(Mat); /* the product dispatch of every plugin matrix, seq or MPI */
+
 /* the sequential type, for its MPI twin (aijspmv.cu) */
 const SpMVFormatInfo *SpMVFindFormat(const char *);
 PetscBool             SpMVHaveGPU(void);
