@@ -1,0 +1,47 @@
+#!/bin/bash
+# The whole-run measurements on the GPU machine (issue #25), in one command inside the device tool's 10 minutes:
+#   bash tests/gpu/wholerun.sh [wholerun] [assembly] [small] [pcs] [memcheck]
+# Unpacks the bundle (make gpu) if needed, then runs the parts asked for, in that order, each with a time limit;
+# everything lands in a work folder, and at the end $OUT (default /tmp/gpu-out) gets the CSVs, the summary and the logs
+# packed in wholerun-logs.tar.xz (the device tool brings back at most 8 files).
+set -u
+FINAL=${OUT:-/tmp/gpu-out}; OUT=$(mktemp -d /tmp/wholerun.XXXX); mkdir -p "$FINAL"
+if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh > /dev/null; fi
+. /opt/devb/env.sh
+E=/opt/devb/extra; BIN=$E/build/bin; export BUILD=$E/build LD_LIBRARY_PATH=$E/build/lib:$LD_LIBRARY_PATH
+what=" ${*:-wholerun assembly small pcs} "
+dev=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/NVIDIA //; s/ .*//' | tr 'A-Z' 'a-z')
+echo "device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); commit $(cat .dev/commit 2>/dev/null); $(date -u +%FT%TZ)" | tee "$OUT/device.txt"
+part() { echo "== $1 [$(date +%T), ${SECONDS}s]"; }
+case $what in *" wholerun "*)
+  part wholerun
+  OUT=$OUT BUDGET_S=${WHOLERUN_BUDGET:-330} RUN_TIMEOUT=${RUN_TIMEOUT:-120} bash bench/run_wholerun_bench.sh > "$OUT/wholerun.txt" 2>&1
+  tail -45 "$OUT/wholerun.txt"
+esac
+case $what in *" assembly "*)
+  part assembly
+  timeout ${ASSEMBLY_TIMEOUT:-120} "$BIN/bench_assembly" -n ${ASSEMBLY_N:-1500} -types aijcusparse,spmv,brc,ccoo -csv "$OUT/assembly-$dev-$(date +%Y%m%d).csv" > "$OUT/assembly.txt" 2>&1 || echo "bench_assembly: exit $?"
+  tail -50 "$OUT/assembly.txt"
+esac
+case $what in *" small "*)
+  part small
+  OUT=$OUT timeout ${SMALL_TIMEOUT:-120} bash bench/run_small_solve.sh > /dev/null 2>&1 || echo "small: exit $?"
+  cat "$OUT/small-solve.txt"
+esac
+case $what in *" pcs "*)
+  part pcs
+  for T in ${PCS_TYPES:-aijcusparse spmv brc}; do for np in 1 2; do
+    timeout 100 mpiexec -n $np "$BIN/test_pcs" -type $T -compare rounding > "$OUT/pcs_${T}_n$np.log" 2>&1; echo "test_pcs $T n$np: exit $?; $(tail -1 "$OUT/pcs_${T}_n$np.log")"
+    grep -E "^FAIL" "$OUT/pcs_${T}_n$np.log" | head -5
+    timeout 60 mpiexec -n $np "$BIN/test_retype" -type $T > "$OUT/retype_${T}_n$np.log" 2>&1; echo "test_retype $T n$np: exit $?; $(tail -1 "$OUT/retype_${T}_n$np.log")"
+    grep -E "^FAIL" "$OUT/retype_${T}_n$np.log" | head -5
+  done; done
+esac
+case $what in *" memcheck "*)
+  part memcheck
+  timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_pcs" -type spmv -compare rounding -bs 1,3 -pcs jacobi,bjacobi_ilu,gamg,mg_galerkin,fieldsplit,poly_gmres,lu > "$OUT/memcheck_pcs.log" 2>&1; echo "memcheck test_pcs spmv: exit $?"; tail -3 "$OUT/memcheck_pcs.log"
+  timeout 120 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_retype" -type brc > "$OUT/memcheck_retype.log" 2>&1; echo "memcheck test_retype brc: exit $?"; tail -3 "$OUT/memcheck_retype.log"
+esac
+part done
+tar -C "$OUT" -cJf "$FINAL/wholerun-logs.tar.xz" . && cp "$OUT"/*.csv "$FINAL/" 2>/dev/null
+ls "$FINAL"
