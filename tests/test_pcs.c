@@ -19,6 +19,7 @@ static char help[] = "Every preconditioner on a petsc-spmv type against AIJ, on 
                      "  -list              print the cases and exit\n"
                      "  -show_errors       print PETSc's traceback of a failing case\n\n";
 
+#include <string.h>
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petscspmv.h>
@@ -218,8 +219,8 @@ static PetscErrorCode SetUpProblem(const char *type, PetscInt bs, PetscInt n, Pe
   PetscFunctionBeginUser;
   PetscCheck(bs >= 1 && bs <= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-bs: block sizes 1, 2, 3");
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  PetscCall(PetscStrcmp(type, MATAIJ, &isaij)); /* -type aij: the table against itself (a check of the test) */
-  PetscCall(PetscSNPrintf(expect, sizeof(expect), "%saij%s", size > 1 ? "mpi" : "seq", isaij ? "" : type));
+  PetscCall(PetscStrbeginswith(type, MATAIJ, &isaij)); /* -type aij (the table against itself: a check of the test) or aijcusparse (PETSc's GPU type: the baseline) */
+  PetscCall(PetscSNPrintf(expect, sizeof(expect), "%s%s%s", size > 1 ? "mpi" : "seq", strncmp(type, "aij", 3) ? "aij" : "", type)); /* brc: seqaijbrc; aijcusparse: seqaijcusparse */
   PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, bs, 1, NULL, NULL, &da));
   PetscCall(DMSetUp(da));
   PetscCall(DMSetMatType(da, MATAIJ));

@@ -8,6 +8,7 @@ static char help[] = "Operations that replace a matrix' header or re-type it (Ma
                      "Frobenius norm against AIJ (relative -tol). One line per operation: ok|FAIL type ranks operation [why].\n"
                      "  -type brc  -tol 1e-12  -ops all|name,name  -list  -show_errors\n\n";
 
+#include <string.h>
 #include <petscspmv.h>
 #include "spmvexamples.h"
 
@@ -16,6 +17,23 @@ static PetscReal   tol = 1e-12;
 static char        type[64] = MATBRC, other[64], ptype[80], atype[16], dtype[16];
 static PetscMPIInt size;
 static PetscBool   isaij; /* -type aij: the table against AIJ itself (a check of the test's expectations) */
+
+/* the values of a into b (vectors of the same layout, of any types: host or CUDA) */
+static PetscErrorCode CopyValues(Vec a, Vec b)
+{
+  const PetscScalar *va;
+  PetscScalar       *vb;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &va));
+  PetscCall(VecGetArrayWrite(b, &vb));
+  PetscCall(PetscArraycpy(vb, va, n));
+  PetscCall(VecRestoreArrayWrite(b, &vb));
+  PetscCall(VecRestoreArrayRead(a, &va));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* M against the reference R: type name, the format (a plugin type), MatSetOption, products, norm */
 static PetscErrorCode Check(Mat R, Mat M, const char *expect, const char *what)
@@ -30,32 +48,39 @@ static PetscErrorCode Check(Mat R, Mat M, const char *expect, const char *what)
   PetscCall(PetscStrcmp(got, expect, &same));
   PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: type %s, expected %s", what, got, expect);
   PetscCall(MatSetOption(M, MAT_ROW_ORIENTED, PETSC_TRUE)); /* the type's setoption (MatCreateGraph's MatSetOption failed so) */
-  for (int t = 0; t < 3; t++) {                              /* MatMult, MatMultAdd, MatMultTranspose */
-    Vec       x, y, yr, z;
+  for (int t = 0; t < 3; t++) { /* MatMult, MatMultAdd, MatMultTranspose; each matrix with its own vectors (CUDA ones for
+                                    a GPU parent: aijcusparse's MatMultTranspose takes no host vectors) and the same values */
+    Vec       x, y, z, xr, yr, zr;
     PetscReal e, n;
-    PetscCall(t == 2 ? MatCreateVecs(R, &y, &x) : MatCreateVecs(R, &x, &y));
-    PetscCall(VecDuplicate(y, &yr));
+    PetscCall(t == 2 ? MatCreateVecs(R, &yr, &xr) : MatCreateVecs(R, &xr, &yr));
+    PetscCall(t == 2 ? MatCreateVecs(M, &y, &x) : MatCreateVecs(M, &x, &y));
+    PetscCall(VecDuplicate(yr, &zr));
     PetscCall(VecDuplicate(y, &z));
-    PetscCall(VecSetRandom(x, rnd));
-    PetscCall(VecSetRandom(z, rnd));
+    PetscCall(VecSetRandom(xr, rnd));
+    PetscCall(VecSetRandom(zr, rnd));
+    PetscCall(CopyValues(xr, x));
+    PetscCall(CopyValues(zr, z));
     if (t == 0) {
-      PetscCall(MatMult(R, x, yr));
+      PetscCall(MatMult(R, xr, yr));
       PetscCall(MatMult(M, x, y));
     } else if (t == 1) {
-      PetscCall(MatMultAdd(R, x, z, yr));
+      PetscCall(MatMultAdd(R, xr, zr, yr));
       PetscCall(MatMultAdd(M, x, z, y));
     } else {
-      PetscCall(MatMultTranspose(R, x, yr));
+      PetscCall(MatMultTranspose(R, xr, yr));
       PetscCall(MatMultTranspose(M, x, y));
     }
     PetscCall(VecNorm(yr, NORM_2, &n));
-    PetscCall(VecAXPY(y, -1.0, yr));
-    PetscCall(VecNorm(y, NORM_2, &e));
+    PetscCall(CopyValues(y, zr)); /* M's result into a vector of R's kind */
+    PetscCall(VecAXPY(zr, -1.0, yr));
+    PetscCall(VecNorm(zr, NORM_2, &e));
     PetscCheck(e <= tol * PetscMax(n, 1e-300), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s differs from AIJ's by %g (|y| = %g)", what, t == 0 ? "MatMult" : t == 1 ? "MatMultAdd" : "MatMultTranspose", (double)e, (double)n);
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&y));
-    PetscCall(VecDestroy(&yr));
     PetscCall(VecDestroy(&z));
+    PetscCall(VecDestroy(&xr));
+    PetscCall(VecDestroy(&yr));
+    PetscCall(VecDestroy(&zr));
   }
   PetscCall(MatNorm(R, NORM_FROBENIUS, &nr));
   PetscCall(MatNorm(M, NORM_FROBENIUS, &nm));
@@ -322,7 +347,7 @@ static PetscErrorCode OpSetTypeAssembled(const Data *d)
   char otype[80];
 
   PetscFunctionBeginUser;
-  PetscCall(PetscSNPrintf(otype, sizeof(otype), "%saij%s", size > 1 ? "mpi" : "seq", other));
+  PetscCall(PetscSNPrintf(otype, sizeof(otype), "%s%s%s", size > 1 ? "mpi" : "seq", strncmp(other, "aij", 3) ? "aij" : "", other));
   PetscCall(Pair(d->A, &R, &M));
   PetscCall(MatSetType(M, type));
   PetscCall(Check(R, M, ptype, "MatSetType(same type) on the assembled matrix"));
@@ -620,8 +645,8 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscStrcmp(type, MATBRC, &set));
   PetscCall(PetscStrncpy(other, set ? MATSEGSUM : MATBRC, sizeof(other))); /* the other plugin type of MatSetType */
-  PetscCall(PetscStrcmp(type, MATAIJ, &isaij));
-  PetscCall(PetscSNPrintf(ptype, sizeof(ptype), "%saij%s", size > 1 ? "mpi" : "seq", isaij ? "" : type));
+  PetscCall(PetscStrbeginswith(type, MATAIJ, &isaij)); /* aij or aijcusparse: no plugin type */
+  PetscCall(PetscSNPrintf(ptype, sizeof(ptype), "%s%s%s", size > 1 ? "mpi" : "seq", strncmp(type, "aij", 3) ? "aij" : "", type)); /* brc: seqaijbrc; aijcusparse: seqaijcusparse */
   PetscCall(PetscStrncpy(atype, size > 1 ? MATMPIAIJ : MATSEQAIJ, sizeof(atype)));
   PetscCall(PetscStrncpy(dtype, size > 1 ? MATMPIDENSE : MATSEQDENSE, sizeof(dtype)));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));

@@ -331,6 +331,30 @@ PetscErrorCode SpMVProductSetFromOptions(Mat C)
           if (X && !f) PetscCall(query(X, kProductNames[3], &f));
         if (f) PetscCall(f(C));
       }
+      if (!C->ops->productsymbolic) { /* a GPU parent with a host operand (a DMDA's AIJ or MAIJ interpolation): what AIJ does */
+        const char *base[3];
+        int         k = 0;
+        for (Mat X : {A, B, M}) {
+          SpMVOverlay *o = X ? SpMVGetOverlay(X) : nullptr;
+          base[k++]      = !X ? "" : o && !o->block ? (o->mpi ? MATMPIAIJ : MATSEQAIJ) : ((PetscObject)X)->type_name;
+        }
+        PetscCall(PetscSNPrintf(name, sizeof(name), "MatProductSetFromOptions_%s_%s%s%s_C", base[0], base[1], M ? "_" : "", base[2]));
+        f = nullptr;
+        for (Mat X : {A, B, M})
+          if (X && !f) PetscCall(query(X, name, &f));
+        if (f) PetscCall(f(C));
+        if (!C->ops->productsymbolic) { /* the other operands' common dispatch, ours taken as plain AIJ */
+          bool common = true;
+          f           = nullptr;
+          for (Mat X : {A, B, M}) {
+            SpMVOverlay *o = X ? SpMVGetOverlay(X) : nullptr;
+            if (!X || (o && !o->block)) continue;
+            if (f && f != X->ops->productsetfromoptions) common = false;
+            f = X->ops->productsetfromoptions;
+          }
+          if (common && f && f != SpMVProductSetFromOptions) PetscCall(f(C));
+        }
+      }
     }
   }
   if (C->ops->productsymbolic && C->ops->productsymbolic != ProductSymbolic_SpMV) {
