@@ -22,13 +22,9 @@
 #   snes_ex19       SNES ex19, `make run`'s job (driven cavity, 4 fields, FD-colored Jacobian, full Newton) with its
 #                   options, GMRES + Jacobi                                                EX19_N=512 / 24
 #   snes_ex19_ilu   the same with ex19's default preconditioner, ILU(0), at a smaller grid EX19_ILU_N=128 / 24
-#                   Why two: ILU(0) needs about 6000 GMRES iterations on 512x512 (323 and 741 in all on 64x64 and
-#                   128x128, measured on the CPU: 2.3x per doubling), and the plugin types factor with PETSc's host
-#                   ILU (MatGetFactor finds no solver for seqaij<fmt> and takes the base type seqaij's, package petsc;
-#                   -snes_view shows it), so every iteration runs two triangular solves on the host with the vectors
-#                   copied both ways: minutes per run at 512x512, while aijcusparse's ILU runs on the GPU (cusparse).
-#                   Jacobi keeps the 512x512 job's products on the GPU (the README's ex19 512x512 GMRES + Jacobi);
-#                   snes_ex19_ilu measures the default preconditioner where it fits.
+#                   (ILU(0) needs about 6000 GMRES iterations on 512x512: 323 and 741 in all on 64x64 and 128x128,
+#                   2.3x per doubling). The plugin types factor with cuSPARSE, as aijcusparse does (MatGetFactor finds
+#                   them registered with MATSOLVERCUSPARSE: aijspmv.cu), so the triangular solves run on the GPU too.
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
 # selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the
 # row kept per program and type is the median run by total_s), RUN_TIMEOUT the limit of one run (s, default 150),

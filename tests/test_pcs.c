@@ -202,6 +202,8 @@ typedef struct {
   PetscBool    show_errors;
 } Problem;
 
+static char reftype[64] = MATAIJ; /* -reference: the type the solves are compared with (aijcusparse on a GPU: the same PETSc paths) */
+
 /* The problem of block size bs: A (AIJ) and B (the plugin type, assembled as its own type), checked to have the
    expected type name and block size, and to give A's products (also when converted from A) */
 static PetscErrorCode SetUpProblem(const char *type, PetscInt bs, PetscInt n, PetscReal rtol, PetscBool show_errors, Problem *P)
@@ -223,7 +225,7 @@ static PetscErrorCode SetUpProblem(const char *type, PetscInt bs, PetscInt n, Pe
   PetscCall(PetscSNPrintf(expect, sizeof(expect), "%s%s%s", size > 1 ? "mpi" : "seq", strncmp(type, "aij", 3) ? "aij" : "", type)); /* brc: seqaijbrc; aijcusparse: seqaijcusparse */
   PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, bs, 1, NULL, NULL, &da));
   PetscCall(DMSetUp(da));
-  PetscCall(DMSetMatType(da, MATAIJ));
+  PetscCall(DMSetMatType(da, reftype));
   PetscCall(DMCreateMatrix(da, &A));
   PetscCall(Assemble(da, bs, A));
   /* the plugin matrix assembled as its own type (DMCreateMatrix preallocates it, block size bs) */
@@ -391,6 +393,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "test_pcs: every preconditioner on a plugin type against AIJ", NULL);
   PetscCall(PetscOptionsString("-type", "plugin type (root name)", NULL, type, type, sizeof(type), NULL));
+  PetscCall(PetscOptionsString("-reference", "the type compared with (aij; aijcusparse on a GPU, whose paths the plugin types share: SOR without inodes, ...)", NULL, reftype, reftype, sizeof(reftype), NULL));
   PetscCall(PetscOptionsIntArray("-bs", "block sizes (1, 2, 3)", NULL, bss, &nbs, &set));
   if (!set) nbs = 3;
   PetscCall(PetscOptionsStringArray("-pcs", "cases by name, or all", NULL, pcsel, &npcs, &set));
