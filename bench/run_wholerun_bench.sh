@@ -27,7 +27,8 @@
 #                   them registered with MATSOLVERCUSPARSE: aijspmv.cu), so the triangular solves run on the GPU too.
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
 # selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the
-# row kept per program and type is the median run by total_s), RUN_TIMEOUT the limit of one run (s, default 150),
+# row kept per program and type is the median run by total_s), PIN_CPUS a CPU list for taskset (the processes and
+# their ranks stay on those cores: less run-to-run noise), RUN_TIMEOUT the limit of one run (s, default 150),
 # BUDGET_S the time after which no further run starts (default 540 s: the script ends inside a 10-minute command even
 # where sizes were set too large; skipped runs are listed and left out of the CSV).
 # Expected on one H100 with the defaults: roughly 2-4 minutes, an estimate not yet measured on a GPU (from iteration
@@ -158,6 +159,7 @@ for r in $(seq 1 "$RUNS"); do
         printf '%-20s %5s %-12s %4s  skipped: %s s spent, BUDGET_S=%s\n' "$prog" "$np" "$t" "$r" "$SECONDS" "$BUDGET_S"; skipped="${skipped:-} $tag"; continue
       fi
       launch=(); [ "$np" -gt 1 ] && launch=($MPIEXEC -n "$np")
+      [ -n "${PIN_CPUS:-}" ] && command -v taskset > /dev/null && launch=(taskset -c "$PIN_CPUS" "${launch[@]}")
       t0=$(date +%s.%N)
       timeout "$RUN_TIMEOUT" "${launch[@]}" "$BIN/$bin" -dll_append "$LIB" $mopt "$t" $vopt $opts $GPUOPT \
         -log_view ",:$fg:ascii_flamegraph" -log_threshold 0 > "$log" 2>&1

@@ -22,7 +22,7 @@ case $what in *" wholerun "*)
 esac
 case $what in *" assembly "*)
   part assembly
-  timeout ${ASSEMBLY_TIMEOUT:-120} "$BIN/bench_assembly" -n ${ASSEMBLY_N:-1500} -types aijcusparse,spmv,brc,ccoo -csv "$OUT/assembly-$dev-$(date +%Y%m%d).csv" > "$OUT/assembly.txt" 2>&1 || echo "bench_assembly: exit $?"
+  timeout ${ASSEMBLY_TIMEOUT:-240} ${PIN_CPUS:+taskset -c $PIN_CPUS} "$BIN/bench_assembly" -n ${ASSEMBLY_N:-1500} -rounds ${ASSEMBLY_ROUNDS:-3} -types aijcusparse,spmv,brc,ccoo -csv "$OUT/assembly-$dev-$(date +%Y%m%d).csv" > "$OUT/assembly.txt" 2>&1 || echo "bench_assembly: exit $?"
   tail -50 "$OUT/assembly.txt"
 esac
 case $what in *" small "*)
