@@ -44,6 +44,14 @@ case $what in *" pcs "*)
     done
   done
 esac
+case $what in *" factor "*)
+  part factor # the plugin types factor with cuSPARSE (GPU triangular solves), as aijcusparse: ex19's default ILU(0)
+  for t in aijcusparse spmv brc; do
+    "$BIN/ex19" -dll_append "$E/build/lib/libpetscspmv.so" -dm_vec_type cuda -dm_mat_type $t -da_grid_x 64 -da_grid_y 64 -snes_max_it 1 -ksp_view -ksp_converged_reason > "$OUT/factor_$t.log" 2>&1
+    echo "$t: $(grep -m1 -o 'factor fill ratio given [0-9.]*\|package used to perform factorization: [a-z]*' "$OUT/factor_$t.log" | tail -1); $(grep -m1 'Linear solve converged' "$OUT/factor_$t.log")"
+    grep -m2 "package used\|type: seqaij" "$OUT/factor_$t.log"
+  done
+esac
 case $what in *" memcheck "*)
   part memcheck
   timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_pcs" -type spmv -reference aijcusparse -compare rounding -bs 1,3 -pcs jacobi,bjacobi_ilu,gamg,mg_galerkin,fieldsplit,poly_gmres,lu > "$OUT/memcheck_pcs.log" 2>&1; echo "memcheck test_pcs spmv: exit $?"; tail -3 "$OUT/memcheck_pcs.log"
