@@ -261,8 +261,7 @@ static PetscErrorCode SetUpProblem(const char *type, PetscInt bs, PetscInt n, Pe
     PetscCall(MatSetNearNullSpace(B, P->nsp));
     for (PetscInt c = 0; c < bs; c++) PetscCall(VecDestroy(&v[c]));
   }
-  PetscCall(DMCreateGlobalVector(da, &xt));
-  PetscCall(VecDuplicate(xt, &P->b));
+  PetscCall(MatCreateVecs(A, &xt, &P->b)); /* the reference's own vector kind (CUDA for aijcusparse) */
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
   PetscCall(PetscRandomSetSeed(rnd, 17 + (unsigned long)bs));
@@ -317,6 +316,24 @@ static PetscErrorCode SignalHandler(int sig, void *ctx)
 }
 
 /* One solve of case k with operator M; errors are returned (not fatal): the caller prints them as a FAIL */
+/* the values of a into b: vectors of one layout, of any kinds (host, CUDA), through their host arrays (VecCopy
+   between a host and a CUDA vector is not defined) */
+static PetscErrorCode CopyValues(Vec a, Vec b)
+{
+  const PetscScalar *va;
+  PetscScalar       *vb;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &va));
+  PetscCall(VecGetArrayWrite(b, &vb));
+  PetscCall(PetscArraycpy(vb, va, n));
+  PetscCall(VecRestoreArrayWrite(b, &vb));
+  PetscCall(VecRestoreArrayRead(a, &va));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Solve(const Problem *P, PetscInt k, Mat M, Vec b, Vec *x, PetscInt *its, KSPConvergedReason *reason)
 {
   KSP  ksp;
@@ -326,7 +343,7 @@ static PetscErrorCode Solve(const Problem *P, PetscInt k, Mat M, Vec b, Vec *x, 
 
   PetscFunctionBeginUser;
   PetscCall(MatCreateVecs(M, x, &bb)); /* the matrix' own vector kind */
-  PetscCall(VecCopy(b, bb));
+  PetscCall(CopyValues(b, bb));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)M), &ksp));
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "c%d_", (int)k));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
@@ -484,7 +501,7 @@ int main(int argc, char **argv)
         Vec       d;
         PetscReal na, nd;
         PetscCall(VecDuplicate(xa, &d));
-        PetscCall(VecCopy(xb, d));
+        PetscCall(CopyValues(xb, d));
         PetscCall(VecAXPY(d, -1.0, xa));
         PetscCall(VecNorm(d, NORM_2, &nd));
         PetscCall(VecNorm(xa, NORM_2, &na));
