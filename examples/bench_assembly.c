@@ -655,10 +655,10 @@ int main(int argc, char **argv)
     PetscCheck(sfail == 0, c.comm, PETSC_ERR_PLIB, "FAIL: the warm-up products differ between the types");
   }
 
-  /* the rounds: every type in turn, again and again; each (api, type) keeps its shortest time (the work is the same
+  /* the rounds: every type in turn, again and again, each round in another order; each (api, type) keeps its shortest time (the work is the same
      every round: what varies is what else the machine does, and the first type of a process pays for warming it) */
-  for (PetscInt r = 0; r < rounds; r++)
-    for (int t = 0; t < ntype; t++) PetscCall(RunType(&c, types[t], wantapi, wantop, refs, tol, rows, &nrows, &nfail));
+  for (PetscInt r = 0; r < rounds; r++) /* round r starts with type r: no type always follows the same one */
+    for (int t = 0; t < ntype; t++) PetscCall(RunType(&c, types[(t + r) % ntype], wantapi, wantop, refs, tol, rows, &nrows, &nfail));
   {
     PetscInt nkeep = 0;
     for (PetscInt k = 0; k < nrows; k++) {
