@@ -53,16 +53,6 @@ typedef struct {
   double   fill, refill; /* seconds; refill < 0: none */
 } Row;
 
-static PetscBool HaveGPU(void)
-{
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();
-    n = 0;
-  }
-  return n > 0 ? PETSC_TRUE : PETSC_FALSE;
-}
-
 static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(strstr(t, "cusparse") || strstr(t, "cuda") || strstr(t, "hip") || strstr(t, "kokkos")); }
 
 /* wall time of a region over all ranks: the device and the ranks are synchronized at both ends */
@@ -581,7 +571,7 @@ int main(int argc, char **argv)
   c.n    = 1500;
   c.bs   = 2;
   c.reps = 5;
-  c.gpu  = HaveGPU();
+  c.gpu  = SpMVHaveDevice();
   PetscCallMPI(MPI_Comm_size(c.comm, &size));
   PetscOptionsBegin(c.comm, NULL, "Assembly benchmark options", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points a side (n^2 rows)", NULL, c.n, &c.n, NULL));

@@ -59,16 +59,6 @@ typedef struct {
   double    err, err2;              /* relative errors: first product, product after the refresh */
 } Result;
 
-static PetscBool HaveGPU(void)
-{
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    (void)cudaGetLastError();
-    n = 0;
-  }
-  return n > 0 ? PETSC_TRUE : PETSC_FALSE;
-}
-
 static PetscErrorCode Sync(PetscBool gpu)
 {
   PetscFunctionBegin;
@@ -367,7 +357,7 @@ int main(int argc, char **argv)
   PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "bench_spmv runs on one process");
   PetscCall(PetscSpMVInitializePackage());
   PetscCall(PetscLogDefaultBegin());
-  gpu = HaveGPU();
+  gpu = SpMVHaveDevice();
 
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "SpMV benchmark options", NULL);
   PetscCall(PetscOptionsString("-matrices", "Matrix specifications, ';' separated: file.mtx[:k], stencil7:n=, stencil27:n=, rmat:scale=,ef=, denserows:m=,k=,len=,dense=, banded:m=,bw=, random:m=,n=,k=,empty=,seed=", NULL, matrices, matrices, sizeof(matrices), NULL));

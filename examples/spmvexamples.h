@@ -17,6 +17,36 @@
 #pragma once
 #include <petscmat.h>
 #include <stdint.h>
+#include <cuda_runtime.h>
+
+/* Is there a GPU this process can use? (no driver or no device: host types) */
+static inline PetscBool SpMVHaveDevice(void)
+{
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    (void)cudaGetLastError();
+    n = 0;
+  }
+  return n > 0 ? PETSC_TRUE : PETSC_FALSE;
+}
+
+/* The values of a into b: vectors of one layout, of any kinds (host, CUDA), through their host arrays (VecCopy
+   between a host and a CUDA vector is not defined) */
+static inline PetscErrorCode SpMVCopyValues(Vec a, Vec b)
+{
+  const PetscScalar *va;
+  PetscScalar       *vb;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(a, &n));
+  PetscCall(VecGetArrayRead(a, &va));
+  PetscCall(VecGetArrayWrite(b, &vb));
+  PetscCall(PetscArraycpy(vb, va, n));
+  PetscCall(VecRestoreArrayWrite(b, &vb));
+  PetscCall(VecRestoreArrayRead(a, &va));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* splitmix64: a reproducible random stream per (seed, row) */
 static inline uint64_t SpMVRand(uint64_t *s)

@@ -23,6 +23,7 @@ static char help[] = "Every preconditioner on a petsc-spmv type against AIJ, on 
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petscspmv.h>
+#include "spmvexamples.h"
 #include <ctype.h>
 
 /* How a case needs the program's help beyond its options */
@@ -316,24 +317,6 @@ static PetscErrorCode SignalHandler(int sig, void *ctx)
 }
 
 /* One solve of case k with operator M; errors are returned (not fatal): the caller prints them as a FAIL */
-/* the values of a into b: vectors of one layout, of any kinds (host, CUDA), through their host arrays (VecCopy
-   between a host and a CUDA vector is not defined) */
-static PetscErrorCode CopyValues(Vec a, Vec b)
-{
-  const PetscScalar *va;
-  PetscScalar       *vb;
-  PetscInt           n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &va));
-  PetscCall(VecGetArrayWrite(b, &vb));
-  PetscCall(PetscArraycpy(vb, va, n));
-  PetscCall(VecRestoreArrayWrite(b, &vb));
-  PetscCall(VecRestoreArrayRead(a, &va));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode Solve(const Problem *P, PetscInt k, Mat M, Vec b, Vec *x, PetscInt *its, KSPConvergedReason *reason)
 {
   KSP  ksp;
@@ -343,7 +326,7 @@ static PetscErrorCode Solve(const Problem *P, PetscInt k, Mat M, Vec b, Vec *x, 
 
   PetscFunctionBeginUser;
   PetscCall(MatCreateVecs(M, x, &bb)); /* the matrix' own vector kind */
-  PetscCall(CopyValues(b, bb));
+  PetscCall(SpMVCopyValues(b, bb));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)M), &ksp));
   PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "c%d_", (int)k));
   PetscCall(KSPSetOptionsPrefix(ksp, prefix));
@@ -501,7 +484,7 @@ int main(int argc, char **argv)
         Vec       d;
         PetscReal na, nd;
         PetscCall(VecDuplicate(xa, &d));
-        PetscCall(CopyValues(xb, d));
+        PetscCall(SpMVCopyValues(xb, d));
         PetscCall(VecAXPY(d, -1.0, xa));
         PetscCall(VecNorm(d, NORM_2, &nd));
         PetscCall(VecNorm(xa, NORM_2, &na));

@@ -18,23 +18,6 @@ static char        type[64] = MATBRC, other[64], ptype[80], atype[16], dtype[16]
 static PetscMPIInt size;
 static PetscBool   isaij; /* -type aij: the table against AIJ itself (a check of the test's expectations) */
 
-/* the values of a into b (vectors of the same layout, of any types: host or CUDA) */
-static PetscErrorCode CopyValues(Vec a, Vec b)
-{
-  const PetscScalar *va;
-  PetscScalar       *vb;
-  PetscInt           n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecGetLocalSize(a, &n));
-  PetscCall(VecGetArrayRead(a, &va));
-  PetscCall(VecGetArrayWrite(b, &vb));
-  PetscCall(PetscArraycpy(vb, va, n));
-  PetscCall(VecRestoreArrayWrite(b, &vb));
-  PetscCall(VecRestoreArrayRead(a, &va));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* M against the reference R: type name, the format (a plugin type), MatSetOption, products, norm */
 static PetscErrorCode Check(Mat R, Mat M, const char *expect, const char *what)
 {
@@ -58,8 +41,8 @@ static PetscErrorCode Check(Mat R, Mat M, const char *expect, const char *what)
     PetscCall(VecDuplicate(y, &z));
     PetscCall(VecSetRandom(xr, rnd));
     PetscCall(VecSetRandom(zr, rnd));
-    PetscCall(CopyValues(xr, x));
-    PetscCall(CopyValues(zr, z));
+    PetscCall(SpMVCopyValues(xr, x));
+    PetscCall(SpMVCopyValues(zr, z));
     if (t == 0) {
       PetscCall(MatMult(R, xr, yr));
       PetscCall(MatMult(M, x, y));
@@ -71,7 +54,7 @@ static PetscErrorCode Check(Mat R, Mat M, const char *expect, const char *what)
       PetscCall(MatMultTranspose(M, x, y));
     }
     PetscCall(VecNorm(yr, NORM_2, &n));
-    PetscCall(CopyValues(y, zr)); /* M's result into a vector of R's kind */
+    PetscCall(SpMVCopyValues(y, zr)); /* M's result into a vector of R's kind */
     PetscCall(VecAXPY(zr, -1.0, yr));
     PetscCall(VecNorm(zr, NORM_2, &e));
     PetscCheck(e <= tol * PetscMax(n, 1e-300), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s differs from AIJ's by %g (|y| = %g)", what, t == 0 ? "MatMult" : t == 1 ? "MatMultAdd" : "MatMultTranspose", (double)e, (double)n);

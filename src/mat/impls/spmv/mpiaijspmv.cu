@@ -17,7 +17,6 @@
 
 PETSC_EXTERN PetscErrorCode MatCreate_MPIAIJCUSPARSE(Mat);
 
-#include <unordered_map>
 
 namespace {
 struct Mat_MPIAIJSpMV : SpMVOverlay {
