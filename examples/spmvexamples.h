@@ -379,7 +379,7 @@ static inline PetscErrorCode SpMVRelErr(Vec y, Vec yref, PetscReal *e)
 }
 
 /* A matrix from a specification: generator name, or a Matrix Market file with an optional :k */
-static PetscErrorCode SpMVCreateMatrix(MPI_Comm comm, const char *spec, Mat *A)
+static inline PetscErrorCode SpMVCreateMatrix(MPI_Comm comm, const char *spec, Mat *A)
 {
   char        path[PETSC_MAX_PATH_LEN];
   const char *gens[] = {"stencil7", "stencil27", "rmat", "denserows", "banded", "random"};
