@@ -311,6 +311,25 @@ PetscErrorCode SpMVProductSetFromOptions(Mat C)
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   };
+  /* the first operand that has the composed dispatch under this name: called */
+  auto first = [&](const char *name) -> PetscErrorCode {
+    Fn f = nullptr;
+
+    PetscFunctionBegin;
+    for (Mat X : {A, B, M})
+      if (X && !f) PetscCall(query(X, name, &f));
+    if (f) PetscCall(f(C));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  /* ... under MatProductSetFromOptions_<a>_<b>[_<m>]_C */
+  auto named = [&](const char *a, const char *b, const char *m) -> PetscErrorCode {
+    char name[256];
+
+    PetscFunctionBegin;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "MatProductSetFromOptions_%s_%s%s%s_C", a, b, m ? "_" : "", m ? m : ""));
+    PetscCall(first(name));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
   const Fn fA = dispatch(A), fB = dispatch(B), fC = M ? dispatch(M) : fA;
 
   PetscFunctionBegin;
@@ -318,43 +337,27 @@ PetscErrorCode SpMVProductSetFromOptions(Mat C)
     ParentNames lend;
     lend.Add(C);
     if (fA && fA == fB && fA == fC) PetscCall(fA(C));
-    if (!C->ops->productsymbolic) {
-      char name[256];
-      Fn   f = nullptr;
-      PetscCall(PetscSNPrintf(name, sizeof(name), "MatProductSetFromOptions_%s_%s%s%s_C", ((PetscObject)A)->type_name, ((PetscObject)B)->type_name, M ? "_" : "", M ? ((PetscObject)M)->type_name : ""));
-      for (Mat X : {A, B, M})
-        if (X && !f) PetscCall(query(X, name, &f));
-      if (f) PetscCall(f(C));
-      if (!C->ops->productsymbolic) {
-        f = nullptr;
-        for (Mat X : {A, B, M})
-          if (X && !f) PetscCall(query(X, kProductNames[3], &f));
-        if (f) PetscCall(f(C));
+    if (!C->ops->productsymbolic) PetscCall(named(((PetscObject)A)->type_name, ((PetscObject)B)->type_name, M ? ((PetscObject)M)->type_name : nullptr));
+    if (!C->ops->productsymbolic) PetscCall(first(kProductNames[3]));
+    if (!C->ops->productsymbolic) { /* a GPU parent with a host operand (a DMDA's AIJ or MAIJ interpolation): what AIJ does */
+      const char *base[3];
+      int         k = 0;
+      for (Mat X : {A, B, M}) {
+        SpMVOverlay *o = X ? SpMVGetOverlay(X) : nullptr;
+        base[k++]      = !X ? nullptr : o && !o->block ? (o->mpi ? MATMPIAIJ : MATSEQAIJ) : ((PetscObject)X)->type_name;
       }
-      if (!C->ops->productsymbolic) { /* a GPU parent with a host operand (a DMDA's AIJ or MAIJ interpolation): what AIJ does */
-        const char *base[3];
-        int         k = 0;
-        for (Mat X : {A, B, M}) {
-          SpMVOverlay *o = X ? SpMVGetOverlay(X) : nullptr;
-          base[k++]      = !X ? "" : o && !o->block ? (o->mpi ? MATMPIAIJ : MATSEQAIJ) : ((PetscObject)X)->type_name;
-        }
-        PetscCall(PetscSNPrintf(name, sizeof(name), "MatProductSetFromOptions_%s_%s%s%s_C", base[0], base[1], M ? "_" : "", base[2]));
-        f = nullptr;
-        for (Mat X : {A, B, M})
-          if (X && !f) PetscCall(query(X, name, &f));
-        if (f) PetscCall(f(C));
-        if (!C->ops->productsymbolic) { /* the other operands' common dispatch, ours taken as plain AIJ */
-          bool common = true;
-          f           = nullptr;
-          for (Mat X : {A, B, M}) {
-            SpMVOverlay *o = X ? SpMVGetOverlay(X) : nullptr;
-            if (!X || (o && !o->block)) continue;
-            if (f && f != X->ops->productsetfromoptions) common = false;
-            f = X->ops->productsetfromoptions;
-          }
-          if (common && f && f != SpMVProductSetFromOptions) PetscCall(f(C));
-        }
+      PetscCall(named(base[0], base[1], base[2]));
+    }
+    if (!C->ops->productsymbolic) { /* the other operands' common dispatch, ours taken as plain AIJ */
+      bool common = true;
+      Fn   f      = nullptr;
+      for (Mat X : {A, B, M}) {
+        SpMVOverlay *o = X ? SpMVGetOverlay(X) : nullptr;
+        if (!X || (o && !o->block)) continue;
+        if (f && f != X->ops->productsetfromoptions) common = false;
+        f = X->ops->productsetfromoptions;
       }
+      if (common && f && f != SpMVProductSetFromOptions) PetscCall(f(C));
     }
   }
   if (C->ops->productsymbolic && C->ops->productsymbolic != ProductSymbolic_SpMV) {
@@ -579,9 +582,10 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the parent's product (bound to the CPU, or no format without a GPU) */
+/* an operation of the parent, called by the overlay's own (the product when bound to the CPU or without a GPU,
+   options, view, bind): the parent's name lent where every inherited operation lends it */
 template <typename... Args>
-PetscErrorCode ParentProduct(Mat A, Mat_SeqAIJSpMV *c, PetscErrorCode (*f)(Mat, Args...), Args... args)
+PetscErrorCode CallParent(Mat A, Mat_SeqAIJSpMV *c, PetscErrorCode (*f)(Mat, Args...), Args... args)
 {
   PetscFunctionBegin;
   if (c->lend) {
@@ -607,8 +611,8 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
   if (c->exec == kDevice && c->fmt->ParentProduct()) { /* the format hands the product back (spmv chose cuSPARSE's) */
-    if (add) PetscCall(ParentProduct(A, c, c->ops.multadd, x, y, z));
-    else PetscCall(ParentProduct(A, c, c->ops.mult, x, z));
+    if (add) PetscCall(CallParent(A, c, c->ops.multadd, x, y, z));
+    else PetscCall(CallParent(A, c, c->ops.mult, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (add && y != z) PetscCall(VecCopy(y, z));
@@ -671,7 +675,7 @@ PetscErrorCode MatMult_SeqAIJSpMV(Mat A, Vec x, Vec y)
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (A->boundtocpu || c->exec == kParent) PetscCall(ParentProduct(A, c, c->ops.mult, x, y));
+  if (A->boundtocpu || c->exec == kParent) PetscCall(CallParent(A, c, c->ops.mult, x, y));
   else PetscCall(MultAddImpl(A, c, x, nullptr, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -681,7 +685,7 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (A->boundtocpu || c->exec == kParent) PetscCall(ParentProduct(A, c, c->ops.multadd, x, y, z));
+  if (A->boundtocpu || c->exec == kParent) PetscCall(CallParent(A, c, c->ops.multadd, x, y, z));
   else PetscCall(MultAddImpl(A, c, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -702,7 +706,7 @@ PetscErrorCode MatBindToCPU_SeqAIJSpMV(Mat A, PetscBool flg)
   Mat_SeqAIJSpMV *c = Ctx(A);
 
   PetscFunctionBegin;
-  if (c->ops.bindtocpu) PetscCall(ParentProduct(A, c, c->ops.bindtocpu, flg));
+  if (c->ops.bindtocpu) PetscCall(CallParent(A, c, c->ops.bindtocpu, flg));
   /* nothing writes the device copy while bound, but the host copy may have changed without the parent
      noticing (its SeqAIJ array operations are unset while bound): the host copy is the current one */
   if (!flg && c->exec == kDevice && A->offloadmask == PETSC_OFFLOAD_BOTH) A->offloadmask = PETSC_OFFLOAD_CPU;
@@ -716,7 +720,7 @@ PetscErrorCode MatSetFromOptions_SeqAIJSpMV(Mat A, PetscOptionItems PetscOptions
   PetscBool       hostref = (PetscBool)(c->exec == kHost);
 
   PetscFunctionBegin;
-  if (c->ops.setfromoptions) PetscCall(ParentProduct(A, c, c->ops.setfromoptions, PetscOptionsObjectParent));
+  if (c->ops.setfromoptions) PetscCall(CallParent(A, c, c->ops.setfromoptions, PetscOptionsObjectParent));
   PetscCall(SpMVSetFromOptions(A, c->visible, c->info, c->fmt, &hostref, &c->productformat));
   SetExec(c, hostref); /* options may change the layout, or the side */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -730,7 +734,7 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   const char       *by[] = {"by the parent's SeqAIJ kernel (no GPU; -mat_spmv_host_reference runs the format's host reference)", "by the format's host reference", "on the GPU"};
 
   PetscFunctionBegin;
-  if (c->ops.view) PetscCall(ParentProduct(A, c, c->ops.view, viewer));
+  if (c->ops.view) PetscCall(CallParent(A, c, c->ops.view, viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
