@@ -38,6 +38,7 @@ PETSC_EXTERN PetscErrorCode PetscSpMVInitializePackage(void);
 PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatSpMVGetFormat(Mat, const char *[]);
 PETSC_EXTERN PetscErrorCode MatSpMVSingleSetUp(Mat, Vec, const char[], Mat *);
+PETSC_EXTERN PetscErrorCode MatSpMVSingleGetFlushed(Mat, PetscCount *);
 
 /* PCType of the polynomial preconditioner p(A) ~ A^-1 (src/ksp/pc/impls/poly/poly.c) */
 #define PCPOLY "poly"

@@ -257,6 +257,45 @@ run poly_single_help         grep_run "pc_poly_single_format" ex19_poly -help -s
 run poly_single_baij         grep_run "single asked, double used: the fp32 copy needs an AIJ operator, not seqbaij" ex19_type baij -pc_type poly -pc_poly_precision single -ksp_view -snes_max_it 1
 expect_error poly_bad_precision     "Unknown -pc_poly_precision half"       ex19_poly -pc_poly_precision half
 expect_error poly_bad_single_format "pc_poly_single_format ccoo: use brc"   ex19_poly -pc_poly_precision single -pc_poly_single_format ccoo
+# 9b. multigrid smoothing with PCPOLY (issue #26): GAMG and PCMG with Galerkin operators, the polynomial smoother
+#    (richardson + chebyshev of degree 2, fp64 and fp32 values) against PETSc's default smoother (chebyshev + jacobi):
+#    every run converges to the same tolerance, in no more linear iterations than the default's (+25% +2 for the SNES,
+#    whose Newton path may differ); scalar SPD (7-point stencil, GAMG; ex45, PCMG Galerkin), vector SPD (ex56, bs 3),
+#    nonsymmetric (ex19, bs 4, GMRES), 1 and 2 ranks; a hierarchy whose D^-1 A has entries below FLT_MIN (ex56's
+#    coarse levels) converges and -ksp_view reports the count; -pc_poly_esteig_reuse keeps the bounds across Newton steps
+MGPOLY="-mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1 -mg_levels_pc_type poly -mg_levels_pc_poly_type chebyshev -mg_levels_pc_poly_degree 2"
+lin_its() { awk '/Linear solve converged/ {s += $NF; n++} /Linear solve did not converge|DIVERGED/ {bad = 1} END {if (bad || !n) print "NA"; else print s}' "$1"; }
+# mg_poly NAME SLACK CMD...: CMD (with -ksp_converged_reason) as is, then with the poly smoother in double and single.
+# SLACK 0: no more iterations than the default; 1: at most 25% + 2 more; 2: the default smoother fails here (PETSc's
+# own chebyshev + jacobi on ex19 on 2 ranks: DIVERGED_ITS, with aij too), the poly smoother must converge
+mg_poly() {
+  local name=$1 slack=$2; shift 2
+  "$@" > "$LOG/$name.default.log" 2>&1 || [ "$slack" = 2 ] || return 1
+  local base; base=$(lin_its "$LOG/$name.default.log"); [ "$base" != NA ] || [ "$slack" = 2 ] || return 1
+  for prec in double single; do
+    "$@" $MGPOLY -mg_levels_pc_poly_precision $prec > "$LOG/$name.$prec.log" 2>&1 || return 1
+    local its; its=$(lin_its "$LOG/$name.$prec.log"); echo "$name: default $base, poly $prec $its linear iterations"
+    [ "$its" != NA ] || return 1
+    [ "$slack" = 2 ] || awk -v a="$its" -v b="$base" -v s="$slack" 'BEGIN { exit !(a <= (s ? 1.25 * b + 2 : b)) }' || return 1
+  done
+}
+for T in aij spmv brc; do
+  run mg_poly_gamg_scalar_$T    mg_poly mg_poly_gamg_scalar_$T 0 "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=20 -mat_type $T -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
+done
+run mg_poly_gamg_scalar_n2      mg_poly mg_poly_gamg_scalar_n2 0 $MPIEXEC -n 2 "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=20 -mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
+for T in aij spmv; do
+  run mg_poly_gamg_ex56_$T      mg_poly mg_poly_gamg_ex56_$T 0 "$BIN/ex56" -dll_append "$LIB" -ne 7 -mat_type $T -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
+done
+run mg_poly_gamg_ex56_n2        mg_poly mg_poly_gamg_ex56_n2 0 $MPIEXEC -n 2 "$BIN/ex56" -dll_append "$LIB" -ne 7 -mat_type brc -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
+run mg_poly_gamg_ex19_nonsym    mg_poly mg_poly_gamg_ex19_nonsym 1 "$BIN/ex19" -dll_append "$LIB" -da_grid_x 24 -da_grid_y 24 -dm_mat_type spmv -ksp_type gmres -pc_type gamg -ksp_converged_reason -snes_converged_reason
+run mg_poly_gamg_ex19_nonsym_n2 mg_poly mg_poly_gamg_ex19_nonsym_n2 2 $MPIEXEC -n 2 "$BIN/ex19" -dll_append "$LIB" -da_grid_x 24 -da_grid_y 24 -dm_mat_type brc -ksp_type gmres -pc_type gamg -ksp_converged_reason -snes_converged_reason
+run mg_poly_pcmg_galerkin_ex45  mg_poly mg_poly_pcmg_galerkin_ex45 0 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -dm_mat_type spmv -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -ksp_rtol 1e-8 -ksp_converged_reason
+run mg_poly_pcmg_galerkin_ex45_n2 mg_poly mg_poly_pcmg_galerkin_ex45_n2 0 $MPIEXEC -n 2 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -dm_mat_type brc -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -ksp_rtol 1e-8 -ksp_converged_reason
+run mg_poly_flushed_view        grep_run "[1-9][0-9]* nonzeros of D^-1 A below fp32's smallest normal number flushed to 0" "$BIN/ex56" -dll_append "$LIB" -ne 19 -mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 $MGPOLY -mg_levels_pc_poly_precision single -ksp_view
+run mg_poly_flushed_info        grep_run "nonzeros below fp32's smallest normal number flushed to 0" "$BIN/ex56" -dll_append "$LIB" -ne 19 -mat_type aij -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 $MGPOLY -mg_levels_pc_poly_precision single -info
+run mg_poly_esteig_reuse        grep_run "reused (-pc_poly_esteig_reuse" "$BIN/ex19" -dll_append "$LIB" -da_grid_x 24 -da_grid_y 24 -dm_mat_type spmv -ksp_type gmres -pc_type gamg -pc_gamg_reuse_interpolation $MGPOLY -mg_levels_pc_poly_precision single -mg_levels_pc_poly_esteig_reuse -info
+run mg_poly_smoother_interval   grep_run "transform 0., 0.1, 0., 1.1" "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=12 -ksp_type cg -pc_type gamg $MGPOLY -ksp_view
+run poly_krylov_interval        grep_run "transform 0., 0.01, 0., 1.1" ex19_poly -pc_poly_type chebyshev -ksp_view -snes_max_it 1
 # 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 # the assembly benchmark's CPU smoke run (every API and operation, products checked against aij), 1 and 2 ranks

@@ -1,18 +1,22 @@
 static char help[] = "Checks of the single-precision copy (MatSpMVSingleSetUp) and of PCPOLY with -pc_poly_precision single.\n"
                      "  -type <aij|aijcusparse|brc|...>  matrix type of the operator (the references use AIJ)\n"
                      "  -formats brc,segsum,spmv         formats of the product check (default these three)\n"
-                     "  -check product,solve,bad         which checks (default all):\n"
+                     "  -check product,solve,flush,bad   which checks (default all):\n"
                      "     product: for every format that stores fp32 values (brc, segsum, spmv) and several matrices, with and\n"
                      "              without row scaling, after a values refresh and a new pattern: the copy's product equals the\n"
                      "              fp64 product of the matrix with values rounded to fp32 (relative 1e-13: only the summation\n"
                      "              order may differ) and the fp64 product of the matrix itself to relative 1e-6\n"
                      "     solve:   CG (SPD), GMRES and BiCGSTAB (SPD and nonsymmetric) with the polynomial in single precision\n"
                      "              converge to the same tolerance as in double, within 10% (+2) of its iterations\n"
-                     "     bad:     values that overflow fp32, nonzeros that underflow to 0, NaN: PETSC_ERR_FP\n\n";
+                     "     flush:   nonzeros below fp32's smallest normal number (1e-300, 1e-40) are stored as 0 and counted\n"
+                     "              (MatSpMVSingleGetFlushed): the product equals the fp64 product with them zeroed, and GMRES\n"
+                     "              with the polynomial in single precision converges as in double\n"
+                     "     bad:     values that overflow fp32 (also after scaling), NaN: PETSC_ERR_FP\n\n";
 
 #include <petscksp.h>
 #include <petscspmv.h>
 #include "spmvexamples.h"
+#include <float.h>
 
 static PetscInt nchecks;
 
@@ -49,7 +53,10 @@ static PetscErrorCode Rounded(Mat A, Vec d, Mat *R)
     PetscInt           nc;
     PetscCall(MatGetRow(A, r, &nc, &cols, &vals));
     PetscCall(PetscMalloc1(nc, &v));
-    for (PetscInt k = 0; k < nc; k++) v[k] = (PetscScalar)(float)((d ? da[r - rstart] : 1.0) * vals[k]);
+    for (PetscInt k = 0; k < nc; k++) { /* fp32, and 0 below its smallest normal number (the copy flushes those) */
+      const PetscReal x = (d ? da[r - rstart] : 1.0) * vals[k];
+      v[k]              = PetscAbsReal(x) < FLT_MIN ? 0.0 : (PetscScalar)(float)x;
+    }
     PetscCall(MatSetValues(*R, 1, &r, nc, cols, v, INSERT_VALUES));
     PetscCall(PetscFree(v));
     PetscCall(MatRestoreRow(A, r, &nc, &cols, &vals));
@@ -272,6 +279,49 @@ static PetscErrorCode SolveCheck(const char *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* rank 0's first row gets two nonzeros below FLT_MIN (one below fp64's double-to-float range, one an fp32 subnormal):
+   the copy stores them as 0 and counts them, its product is the fp64 product without them, and the preconditioner
+   in single precision converges as in double (GMRES: the matrix is no longer symmetric) */
+static PetscErrorCode FlushCheck(const char *type)
+{
+  Mat                A, B, S = NULL;
+  PetscInt           rstart, its[2];
+  PetscCount         nf;
+  KSPConvergedReason reason[2];
+  PetscReal          res[2];
+  PetscMPIInt        size;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(SpMVCreateMatrix(PETSC_COMM_WORLD, "stencil7:n=8", &A));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  if (rstart == 0) {
+    PetscCall(MatSetValue(A, 0, 1, 1e-300, INSERT_VALUES));
+    PetscCall(MatSetValue(A, 0, 8, 1e-40, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
+  for (PetscInt scaled = 0; scaled < 2; scaled++) {
+    Vec d = NULL;
+    if (scaled) PetscCall(InverseDiagonal(B, &d));
+    PetscCall(MatSpMVSingleSetUp(B, d, "spmv", &S));
+    PetscCall(MatSpMVSingleGetFlushed(S, &nf));
+    nchecks++;
+    PetscCheck(nf == 2, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: %" PetscCount_FMT " nonzeros flushed to 0, not 2", scaled ? "D^-1 A" : "A", nf);
+    PetscCall(CompareCopy(A, B, S, (PetscBool)scaled, scaled ? "flushed: D^-1 A with 2 nonzeros below FLT_MIN" : "flushed: A with 2 nonzeros below FLT_MIN"));
+    PetscCall(VecDestroy(&d));
+  }
+  PetscCall(MatDestroy(&S));
+  for (PetscInt p = 0; p < 2; p++) PetscCall(Solve(B, KSPGMRES, PC_POLY_CHEBYSHEV, p ? PC_POLY_PRECISION_SINGLE : PC_POLY_PRECISION_DOUBLE, &its[p], &reason[p], &res[p]));
+  nchecks++;
+  PetscCheck(reason[0] > 0 && reason[1] > 0 && res[1] <= PetscMax(10 * res[0], 1e-6) && its[1] <= its[0] + PetscMax(2, its[0] / 10), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "flushed entries: GMRES + chebyshev in single %" PetscInt_FMT " iterations (%s), in double %" PetscInt_FMT " (%s)", its[1], KSPConvergedReasons[reason[1]], its[0], KSPConvergedReasons[reason[0]]);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  flushed entries: GMRES + chebyshev double %" PetscInt_FMT " its, single %" PetscInt_FMT " its (%d rank%s)\n", its[0], its[1], size, size > 1 ? "s" : ""));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* a matrix with one bad value (rank 0's first row) must give PETSC_ERR_FP, directly and through PCSetUp */
 static PetscErrorCode BadCheck(const char *type)
 {
@@ -281,7 +331,6 @@ static PetscErrorCode BadCheck(const char *type)
     const char *what;
   } bad[] = {
     {1e300,  PETSC_FALSE, "overflow"               },
-    {1e-300, PETSC_FALSE, "underflow"              },
     {1e-200, PETSC_TRUE,  "overflow after scaling" },
     {NAN,    PETSC_FALSE, "NaN"                    },
   };
@@ -334,9 +383,9 @@ static PetscErrorCode BadCheck(const char *type)
 
 int main(int argc, char **argv)
 {
-  char      type[64] = MATAIJ, *checks[3];
-  PetscInt  nc = 3;
-  PetscBool set, doit[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
+  char      type[64] = MATAIJ, *checks[4];
+  PetscInt  nc = 4;
+  PetscBool set, doit[4] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -344,22 +393,23 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-type", type, sizeof(type), NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-check", checks, &nc, &set));
   if (set) {
-    const char *names[3] = {"product", "solve", "bad"};
-    for (PetscInt i = 0; i < 3; i++) doit[i] = PETSC_FALSE;
+    const char *names[4] = {"product", "solve", "flush", "bad"};
+    for (PetscInt i = 0; i < 4; i++) doit[i] = PETSC_FALSE;
     for (PetscInt k = 0; k < nc; k++) {
       PetscBool known = PETSC_FALSE;
-      for (PetscInt i = 0; i < 3; i++) {
+      for (PetscInt i = 0; i < 4; i++) {
         PetscBool same;
         PetscCall(PetscStrcmp(checks[k], names[i], &same));
         if (same) doit[i] = known = PETSC_TRUE;
       }
-      PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s: use product, solve, bad", checks[k]);
+      PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s: use product, solve, flush, bad", checks[k]);
       PetscCall(PetscFree(checks[k]));
     }
   }
   if (doit[0]) PetscCall(ProductCheck(type));
   if (doit[1]) PetscCall(SolveCheck(type));
-  if (doit[2]) PetscCall(BadCheck(type));
+  if (doit[2]) PetscCall(FlushCheck(type));
+  if (doit[3]) PetscCall(BadCheck(type));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_poly_single %s: %" PetscInt_FMT " checks passed\n", type, nchecks));
   PetscCall(PetscFinalize());
   return 0;

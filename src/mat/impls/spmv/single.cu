@@ -15,11 +15,16 @@
    round trip. Otherwise on the host: the format's host reference with fp64 numbers rounded to fp32, which are
    exactly the products the device computes (so CI checks the fp32 operator without a GPU).
 
-   Values that do not fit fp32 are an error (PETSC_ERR_FP), counted while rounding: an entry of D A beyond
-   FLT_MAX (overflow), a nonzero that rounds to 0 (underflow: it would silently change the pattern), or an entry
-   that is not finite. Why an error and not a quiet fall-back to fp64: the caller asked for single precision,
-   a silent switch would hide a 1.4x slowdown, and with Jacobi scaling the values are O(1) unless the matrix is
-   numerically broken (a diagonal 1e38 times smaller than its row), which the user should hear about.
+   Values that do not fit fp32, counted while rounding:
+   - an entry of D A below fp32's smallest normal number (FLT_MIN, about 1.2e-38; underflow) is stored as 0 and
+     counted (MatSpMVSingleGetFlushed(), -ksp_view, PetscInfo). Against a unit diagonal such an entry carries
+     nothing a preconditioner or smoother can use, and Galerkin coarse operators (GAMG, PCMG) leave them behind
+     (products of interpolations with cancelling entries): an error for them would make fp32 unusable on real
+     multigrid hierarchies. Subnormal fp32 values are flushed too: they keep only a few bits.
+   - an entry beyond FLT_MAX (overflow) or one that is not finite is an error (PETSC_ERR_FP). Why an error and not
+     a quiet fall-back to fp64: the caller asked for single precision, a silent switch would hide a 1.4x slowdown,
+     and with Jacobi scaling the values are O(1) unless the matrix is numerically broken (a diagonal 1e38 times
+     smaller than its row), which the user should hear about.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
@@ -82,7 +87,7 @@ struct Single {
   int64_t    bad[kNumBad] = {};
 };
 
-/* a[k] -> fl32(d[row] * a[k]) with the bad values counted; narrows the pattern into the block's own copy */
+/* a[k] -> fl32(d[row] * a[k]) (0 below FLT_MIN) with the bad values counted; narrows the pattern into the block's own copy */
 __global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const PetscInt *__restrict__ pj, const PetscScalar *__restrict__ pa, const PetscScalar *__restrict__ d, bool pattern, int *__restrict__ i, int *__restrict__ j, float *__restrict__ a32, unsigned long long *__restrict__ bad)
 {
   unsigned long long cnt[kNumBad] = {};
@@ -95,12 +100,13 @@ __global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const Pe
     }
     for (PetscInt k = b; k < e; k++) {
       const double v = s * pa[k];
-      const float  f = (float)v;
+      const bool   tiny = fabs(v) < (double)FLT_MIN; /* false for NaN */
+      const float  f    = tiny ? 0.0f : (float)v;
       if (pattern) j[k] = (int)pj[k];
       a32[k] = f;
       if (!isfinite(v)) cnt[kNotFinite]++;
       else if (isinf(f)) cnt[kOverflow]++;
-      else if (f == 0.0f && v != 0.0) cnt[kUnderflow]++;
+      else if (tiny && v != 0.0) cnt[kUnderflow]++;
     }
   }
   for (int c = 0; c < kNumBad; c++)
@@ -112,12 +118,13 @@ void ScaleRoundHost(const SpMVHostCsr &A, const PetscScalar *d, PetscScalar *out
 {
   for (PetscInt r = 0; r < A.m; r++)
     for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) {
-      const double v = (d ? d[r] : 1.0) * A.a[k];
-      const float  f = (float)v;
-      out[k]         = (double)f;
+      const double v    = (d ? d[r] : 1.0) * A.a[k];
+      const bool   tiny = std::fabs(v) < (double)FLT_MIN;
+      const float  f    = tiny ? 0.0f : (float)v;
+      out[k]            = (double)f;
       if (!std::isfinite(v)) bad[kNotFinite]++;
       else if (std::isinf(f)) bad[kOverflow]++;
-      else if (f == 0.0f && v != 0.0) bad[kUnderflow]++;
+      else if (tiny && v != 0.0) bad[kUnderflow]++;
     }
 }
 
@@ -276,6 +283,7 @@ PetscErrorCode MatView_Single(Mat B, PetscViewer v)
   PetscCall(PetscObjectTypeCompare((PetscObject)v, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(v, "single-precision copy%s: fp32 values, fp64 vectors and sums; format %s, on the %s\n", c->scaled ? " of D^-1 A" : "", c->format, c->d.gpu ? "GPU" : "host"));
+  if (c->bad[kUnderflow]) PetscCall(PetscViewerASCIIPrintf(v, "%" PetscInt64_FMT " nonzeros below fp32's smallest normal number (%g) flushed to 0\n", c->bad[kUnderflow], (double)FLT_MIN));
   PetscCall(PetscViewerASCIIPushTab(v));
   if (c->d.fmt && c->d.nnz) PetscCall(c->d.fmt->View(v)); /* rank 0's diagonal block */
   PetscCall(PetscViewerASCIIPopTab(v));
@@ -315,11 +323,11 @@ PetscErrorCode MatDestroy_Single(Mat B)
 
   Notes:
   B is a `MATSHELL` with `MatMult()` only and owns copies of all it reads, so it stays valid when A changes until
-  the next call, which refreshes the values (same nonzero pattern) or rebuilds. Entries of D A that overflow
-  fp32, nonzeros that round to zero and values that are not finite give `PETSC_ERR_FP`. The time is logged as
-  the event MatSpMVSingle.
+  the next call, which refreshes the values (same nonzero pattern) or rebuilds. Entries of D A below fp32's
+  smallest normal number are stored as 0 and counted (`MatSpMVSingleGetFlushed()`); entries that overflow fp32 and
+  values that are not finite give `PETSC_ERR_FP`. The time is logged as the event MatSpMVSingle.
 
-.seealso: `PCPOLY`, `PCPolySetPrecision()`
+.seealso: `PCPOLY`, `PCPolySetPrecision()`, `MatSpMVSingleGetFlushed()`
 @*/
 PetscErrorCode MatSpMVSingleSetUp(Mat A, Vec D, const char format[], Mat *B)
 {
@@ -412,7 +420,36 @@ PetscErrorCode MatSpMVSingleSetUp(Mat A, Vec D, const char format[], Mat *B)
   PetscCallMPI(MPIU_Allreduce(bad, all, kNumBad, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)A)));
   for (int k = 0; k < kNumBad; k++) c->bad[k] = all[k];
   PetscCheck(!all[kNotFinite], PetscObjectComm((PetscObject)A), PETSC_ERR_FP, "%" PetscInt64_FMT " entries of the matrix%s are not finite (Inf or NaN): no single-precision copy can be made", all[kNotFinite], D ? " scaled by its inverse diagonal" : "");
-  PetscCheck(!all[kOverflow] && !all[kUnderflow], PetscObjectComm((PetscObject)A), PETSC_ERR_FP, "%" PetscInt64_FMT " entries of the matrix%s overflow single precision (|value| > %g) and %" PetscInt64_FMT " nonzeros underflow to 0: keep fp64 values (-pc_poly_precision double), or scale the rows by the inverse diagonal (-pc_poly_jacobi) to bring the values to O(1)", all[kOverflow], D ? " scaled by its inverse diagonal" : "", (double)FLT_MAX, all[kUnderflow]);
+  PetscCheck(!all[kOverflow], PetscObjectComm((PetscObject)A), PETSC_ERR_FP, "%" PetscInt64_FMT " entries of the matrix%s overflow single precision (|value| > %g): keep fp64 values (-pc_poly_precision double), or scale the rows by the inverse diagonal (-pc_poly_jacobi) to bring the values to O(1)", all[kOverflow], D ? " scaled by its inverse diagonal" : "", (double)FLT_MAX);
+  if (all[kUnderflow]) PetscCall(PetscInfo(A, "%" PetscInt64_FMT " nonzeros below fp32's smallest normal number flushed to 0 in the single-precision copy\n", all[kUnderflow]));
   PetscCall(PetscInfo(A, "single-precision copy (format %s) %s on the %s\n", c->format, "up to date", c->d.gpu ? "GPU" : "host"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatSpMVSingleGetFlushed - Gets the number of nonzeros of D A that the last `MatSpMVSingleSetUp()` stored as 0
+  because their magnitude is below fp32's smallest normal number (`FLT_MIN`, about 1.2e-38)
+
+  Not Collective
+
+  Input Parameter:
+. B - the matrix made by `MatSpMVSingleSetUp()`
+
+  Output Parameter:
+. n - the number of such entries (over all ranks)
+
+  Level: developer
+
+.seealso: `MatSpMVSingleSetUp()`, `PCPOLY`
+@*/
+PetscErrorCode MatSpMVSingleGetFlushed(Mat B, PetscCount *n)
+{
+  Single *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(B, MAT_CLASSID, 1);
+  PetscAssertPointer(n, 2);
+  PetscCall(MatShellGetContext(B, &c));
+  *n = (PetscCount)c->bad[kUnderflow];
   PetscFunctionReturn(PETSC_SUCCESS);
 }

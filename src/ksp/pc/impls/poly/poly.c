@@ -38,9 +38,14 @@ typedef struct {
   PetscBool  userbnds; /* emin, emax given by the user */
   PetscReal  emin, emax;
   PetscReal  tform[4]; /* bounds from the estimates lo, hi: emin = a lo + b hi, emax = c lo + d hi */
+  PetscBool  tformset; /* given by the user (else the default of the context, see PCPolyDefaultTransform()) */
   PetscInt   eststeps; /* Arnoldi steps of the estimate */
   PetscReal  estlo, esthi;
   PetscBool  estimated;
+  PetscBool  estreuse;          /* keep the estimated bounds while the operator keeps its nonzero pattern */
+  PetscObjectId    estid;       /* the operator and its nonzero state when the bounds were estimated */
+  PetscObjectState estnz;
+  PetscBool        estreused;   /* this setup reused them */
   PetscReal  userdamping; /* neumann: 0 means 1/emax */
   PetscReal  omega;
   PetscBool  addroots; /* gmres: extra copies of outlying roots */
@@ -81,10 +86,12 @@ static PetscErrorCode PCPolyOp(PC_Poly *poly, PetscBool trans, Vec v, Vec w, Vec
    Setup: Arnoldi, Ritz and harmonic Ritz values, modified Leja order, added roots
    --------------------------------------------------------------------------------------------------------------- */
 
-/* m steps of Arnoldi with B from a fixed pseudo-random start, classical Gram-Schmidt twice (VecMDot/VecMAXPY, so
-   one reduction per pass). H is (m+1) x m, column major, leading dimension m+1. Stops early at an invariant
-   subspace (*mdone < m, H(mdone, mdone-1) = 0). */
-static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscReal *H, PetscInt *mdone)
+/* m steps of Arnoldi with B from a fixed pseudo-random start, classical Gram-Schmidt `passes` times (VecMDot/VecMAXPY,
+   so one reduction per pass): twice for the GMRES polynomial's harmonic Ritz values (its roots), once for the bounds
+   of chebyshev and neumann (the extreme Ritz values of 10 steps do not need the second pass; one pass is what PETSc's
+   own estimate pays, KSPGMRES's classical Gram-Schmidt without refinement). H is (m+1) x m, column major, leading
+   dimension m+1. Stops early at an invariant subspace (*mdone < m, H(mdone, mdone-1) = 0). */
+static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscInt passes, PetscReal *H, PetscInt *mdone)
 {
   PC_Poly     *poly = (PC_Poly *)pc->data;
   Vec         *V;
@@ -110,7 +117,7 @@ static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscReal *H, PetscInt *m
     PetscCall(PCPolyOp(poly, PETSC_FALSE, V[j], V[j + 1], NULL));
     PetscCall(VecNorm(V[j + 1], NORM_2, &wnorm));
     PetscCheck(!PetscIsInfOrNanReal(wnorm), PetscObjectComm((PetscObject)pc), PETSC_ERR_FP, "PCPOLY: Inf or NaN in the Arnoldi run (matrix or diagonal not finite?)");
-    for (PetscInt pass = 0; pass < 2; pass++) {
+    for (PetscInt pass = 0; pass < passes; pass++) {
       PetscCall(VecMDot(V[j + 1], j + 1, V, h));
       for (PetscInt i = 0; i <= j; i++) {
         H[i + j * (m + 1)] += PetscRealPart(h[i]);
@@ -286,13 +293,15 @@ static PetscErrorCode PCPolyBounds(PC pc)
   PC_Poly *poly = (PC_Poly *)pc->data;
 
   PetscFunctionBegin;
-  if (!poly->userbnds) {
+  if (!poly->userbnds && poly->estimated) { /* kept by PCSetUp_Poly (-pc_poly_esteig_reuse, same pattern) */
+    PetscCall(PetscInfo(pc, "Bounds [%g, %g] reused (-pc_poly_esteig_reuse: the operator keeps its nonzero pattern)\n", (double)poly->emin, (double)poly->emax));
+  } else if (!poly->userbnds) {
     const PetscInt m = poly->eststeps;
     PetscReal     *H, *wr, *wi, lo = PETSC_MAX_REAL, hi = 0.0, a, b, c, d;
     PetscInt       md;
 
     PetscCall(PetscMalloc3((m + 1) * m, &H, m, &wr, m, &wi));
-    PetscCall(PCPolyArnoldi(pc, m, H, &md));
+    PetscCall(PCPolyArnoldi(pc, m, 1, H, &md));
     PetscCall(PCPolyHessenbergEigenvalues(pc, md, m + 1, H, PETSC_FALSE, wr, wi));
     for (PetscInt i = 0; i < md; i++) {
       lo = PetscMin(lo, wr[i]);
@@ -306,12 +315,37 @@ static PetscErrorCode PCPolyBounds(PC pc)
     poly->estlo     = lo;
     poly->esthi     = hi;
     poly->estimated = PETSC_TRUE;
+    poly->estid     = ((PetscObject)poly->A)->id;
+    PetscCall(MatGetNonzeroState(poly->A, &poly->estnz));
     poly->emin      = a * lo + b * hi;
     poly->emax      = c * lo + d * hi;
     PetscCall(PetscInfo(pc, "Ritz values of %" PetscInt_FMT " Arnoldi steps: smallest real part %g, largest modulus %g; bounds [%g, %g]\n", md, (double)lo, (double)hi, (double)poly->emin, (double)poly->emax));
     PetscCheck(poly->emin < poly->emax && (poly->emin > 0.0 || poly->emax < 0.0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
                "PCPOLY: estimated bounds [%g, %g] (Ritz values: smallest real part %g, largest modulus %g) are not a valid interval (emin < emax, 0 outside): give -pc_poly_eigenvalues emin,emax or another -pc_poly_esteig", (double)poly->emin, (double)poly->emax, (double)lo, (double)hi);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The default interval from the Ritz values: as a preconditioner of a Krylov method the polynomial approximates B^-1 on
+   the whole spectrum, [0.01 hi, 1.1 hi]; as a multigrid smoother (PCMG and PCGAMG give their smoothers the options
+   prefix mg_levels_) it only has to damp the upper part, PETSc's Chebyshev smoother's [0.1 hi, 1.1 hi]. The wide
+   interval is wrong for a smoother: a low-degree Chebyshev polynomial on [0.01 hi, 1.1 hi] grows fast just above the
+   estimated top, and 10 Arnoldi steps underestimate the top of a Laplacian's spectrum by ~10% (1.74 for 1.99 on a
+   20^3 7-point stencil), so the V-cycle amplified those modes and CG + GAMG did not converge. */
+static PetscErrorCode PCPolyDefaultTransform(PC pc)
+{
+  PC_Poly    *poly = (PC_Poly *)pc->data;
+  const char *prefix;
+  char       *found = NULL;
+
+  PetscFunctionBegin;
+  if (poly->tformset) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  if (prefix) PetscCall(PetscStrstr(prefix, "mg_levels_", &found));
+  poly->tform[0] = 0.0;
+  poly->tform[1] = found ? 0.1 : 0.01;
+  poly->tform[2] = 0.0;
+  poly->tform[3] = 1.1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -398,20 +432,11 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCall(MatCreateVecs(poly->A, &poly->dinv, NULL));
     PetscCall(VecDuplicateVecs(poly->dinv, PCPOLY_NWORK, &poly->work));
   }
-  if (poly->jacobi) { /* D^-1, zero diagonal entries replaced by 1 as in PCJACOBI (host loop: setup only) */
-    PetscScalar *d;
-    PetscInt     n, nz = 0;
+  if (poly->jacobi) { /* D^-1, zero diagonal entries replaced by 1 as in PCJACOBI, where the diagonal is (GPU or host) */
+    PetscInt nz;
 
     PetscCall(MatGetDiagonal(poly->A, poly->dinv));
-    PetscCall(VecGetLocalSize(poly->dinv, &n));
-    PetscCall(VecGetArray(poly->dinv, &d));
-    for (PetscInt i = 0; i < n; i++) {
-      if (d[i] == 0.0) {
-        d[i] = 1.0;
-        nz++;
-      } else d[i] = 1.0 / d[i];
-    }
-    PetscCall(VecRestoreArray(poly->dinv, &d));
+    PetscCall(PCPolyInvertDiagonal(poly->dinv, &nz));
     PetscCallMPI(MPIU_Allreduce(&nz, &poly->nzerodiag, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
     if (poly->nzerodiag) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
   }
@@ -420,11 +445,17 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCall(MatDestroy(&poly->S));
     poly->snz = -1;
   }
-  poly->estimated = PETSC_FALSE;
+  { /* estimated bounds are kept only when asked, for the same operator with the same nonzero pattern */
+    PetscObjectState nzs;
+    PetscCall(MatGetNonzeroState(poly->A, &nzs));
+    poly->estreused = (PetscBool)(poly->estreuse && poly->estimated && !poly->userbnds && poly->estid == ((PetscObject)poly->A)->id && poly->estnz == nzs);
+    if (!poly->estreused) poly->estimated = PETSC_FALSE;
+  }
   poly->nadded    = 0;
   poly->arnoldi   = 0;
   switch (poly->type) {
   case PC_POLY_CHEBYSHEV: {
+    PetscCall(PCPolyDefaultTransform(pc));
     PetscCall(PCPolyBounds(pc));
     const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin);
     PetscCall(PCPolySetRoots(poly, k + 1));
@@ -433,6 +464,7 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
   case PC_POLY_NEUMANN:
     if (poly->userdamping > 0.0) poly->omega = poly->userdamping;
     else {
+      PetscCall(PCPolyDefaultTransform(pc));
       PetscCall(PCPolyBounds(pc));
       PetscCheck(poly->emax > 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCPOLY neumann: upper bound %g is not positive: give -pc_poly_neumann_damping", (double)poly->emax);
       poly->omega = 1.0 / poly->emax;
@@ -446,7 +478,7 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscInt       md;
 
     PetscCall(PetscMalloc3((m + 1) * m, &H, m, &wr, m, &wi));
-    PetscCall(PCPolyArnoldi(pc, m, H, &md));
+    PetscCall(PCPolyArnoldi(pc, m, 2, H, &md));
     poly->arnoldi = md;
     PetscCall(PCPolyHessenbergEigenvalues(pc, md, m + 1, H, PETSC_TRUE, wr, wi));
     for (PetscInt i = 0; i < md; i++) tiny = PetscMax(tiny, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
@@ -647,12 +679,16 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
     PetscCheck(n == 4, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_poly_esteig needs four values a,b,c,d, not %" PetscInt_FMT, n);
     PetscCheck(tf[3] > 0.0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_poly_esteig: the safety factor d = %g on the largest eigenvalue must be positive", (double)tf[3]);
     PetscCall(PetscArraycpy(poly->tform, tf, 4));
+    poly->tformset  = PETSC_TRUE;
+    poly->estimated = PETSC_FALSE;
   }
   PetscCall(PetscOptionsInt("-pc_poly_esteig_steps", "Arnoldi steps of the eigenvalue estimate (chebyshev, neumann)", "", poly->eststeps, &n, &flg));
   if (flg) {
     PetscCheck(n >= 1 && n <= PCPOLY_MAX_DEGREE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_poly_esteig_steps %" PetscInt_FMT " must be in [1, %d]", n, PCPOLY_MAX_DEGREE);
-    poly->eststeps = n;
+    poly->eststeps  = n;
+    poly->estimated = PETSC_FALSE;
   }
+  PetscCall(PetscOptionsBool("-pc_poly_esteig_reuse", "Keep the estimated bounds at a new setup while the operator keeps its nonzero pattern (new values: Newton steps, GAMG re-setup with -pc_gamg_reuse_interpolation)", "", poly->estreuse, &poly->estreuse, NULL));
   PetscCall(PetscOptionsReal("-pc_poly_neumann_damping", "Damping omega of the Neumann series (0: 1/emax)", "PCPolySetDamping", om, &om, &flg));
   if (flg) PetscCall(PCPolySetDamping(pc, om));
   {
@@ -701,8 +737,8 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " MatMults per application\n", poly->nroots - 1));
   if (poly->type == PC_POLY_CHEBYSHEV || (poly->type == PC_POLY_NEUMANN && poly->userdamping <= 0.0)) {
     if (poly->estimated) {
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  bounds [emin, emax] = [%g, %g], estimated: %" PetscInt_FMT " Arnoldi steps, Ritz values with real parts >= %g, moduli <= %g, transform %g, %g, %g, %g\n", (double)poly->emin, (double)poly->emax, poly->eststeps,
-                                       (double)poly->estlo, (double)poly->esthi, (double)poly->tform[0], (double)poly->tform[1], (double)poly->tform[2], (double)poly->tform[3]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  bounds [emin, emax] = [%g, %g], estimated%s: %" PetscInt_FMT " Arnoldi steps, Ritz values with real parts >= %g, moduli <= %g, transform %g, %g, %g, %g\n", (double)poly->emin, (double)poly->emax,
+                                       poly->estreused ? " at an earlier setup (-pc_poly_esteig_reuse)" : "", poly->eststeps, (double)poly->estlo, (double)poly->esthi, (double)poly->tform[0], (double)poly->tform[1], (double)poly->tform[2], (double)poly->tform[3]));
     } else PetscCall(PetscViewerASCIIPrintf(viewer, "  bounds [emin, emax] = [%g, %g], given\n", (double)poly->emin, (double)poly->emax));
   }
   if (poly->type == PC_POLY_NEUMANN) PetscCall(PetscViewerASCIIPrintf(viewer, "  damping omega = %g%s\n", (double)poly->omega, poly->userdamping > 0.0 ? " (given)" : " (1/emax)"));
@@ -726,6 +762,11 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
   else if (poly->S) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single (the polynomial's products with an fp32 copy of %s in format %s; transposed products in double)\n", poly->jacobi ? "D^-1 A" : "A", poly->sused));
     if (poly->sus[1] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  B v timed at setup: fp32 copy %.1f us, fp64 operator %.1f us\n", poly->sus[1], poly->sus[0]));
+    {
+      PetscCount nf;
+      PetscCall(MatSpMVSingleGetFlushed(poly->S, &nf));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscCount_FMT " nonzeros of %s below fp32's smallest normal number flushed to 0\n", nf, poly->jacobi ? "D^-1 A" : "A"));
+    }
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
     PetscCall(MatView(poly->S, viewer));
@@ -774,6 +815,7 @@ static PetscErrorCode PCPolySetEigenvalues_Poly(PC pc, PetscReal emin, PetscReal
   poly->emin        = emin;
   poly->emax        = emax;
   poly->userbnds    = PETSC_TRUE;
+  poly->estimated   = PETSC_FALSE;
   pc->setupcalled   = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1159,7 +1201,9 @@ PetscErrorCode PCPolyGetRoots(PC pc, PetscInt *n, const PetscReal *re[], const P
   operator when it is faster: a format that compresses the values (`ccoo`'s value table, 1-byte indices) may read
   fewer bytes than any fp32 layout; `-ksp_view` and `-info` say which ran. An operator that is not AIJ (a shell,
   BAIJ, ...) keeps its fp64 products. Entries of B
-  that overflow fp32, nonzeros that round to 0 and values that are not finite are an error (`PETSC_ERR_FP`).
+  below fp32's smallest normal number (about 1.2e-38; against B's unit diagonal they carry nothing a smoother can use,
+  and Galerkin coarse operators leave them behind) are stored as 0 and counted (`-ksp_view`, `-info`); entries that
+  overflow fp32 and values that are not finite are an error (`PETSC_ERR_FP`).
 
 .seealso: [](ch_ksp), `PCPOLY`, `PCPolyGetPrecision()`, `MatSpMVSingleSetUp()`
 @*/
@@ -1207,8 +1251,11 @@ PetscErrorCode PCPolyGetPrecision(PC pc, PCPolyPrecision *p)
 . -pc_poly_jacobi (true|false)              - polynomial in B = D^-1 A, applied as p(B) D^-1 (default true)
 . -pc_poly_eigenvalues emin,emax            - chebyshev: the interval (of the spectrum of B); default: estimated
 . -pc_poly_esteig a,b,c,d                   - estimated interval emin = a lo + b hi, emax = c lo + d hi from the Ritz values
-                                              (lo: smallest real part, hi: largest modulus; default 0,0.01,0,1.1)
+                                              (lo: smallest real part, hi: largest modulus; default 0,0.01,0,1.1, as a
+                                              multigrid smoother, options prefix mg_levels_: 0,0.1,0,1.1)
 . -pc_poly_esteig_steps m                   - Arnoldi steps of the estimate (default 10)
+. -pc_poly_esteig_reuse (true|false)        - keep the estimated bounds at later setups while the operator keeps its nonzero
+                                              pattern (default false: estimated at every setup)
 . -pc_poly_neumann_damping omega            - neumann: the damping (default 1/emax)
 . -pc_poly_gmres_add_roots (true|false)     - gmres: add copies of outlying roots (default true)
 . -pc_poly_precision (double|single)        - precision of the matrix values in the products (default double), see `PCPolySetPrecision()`

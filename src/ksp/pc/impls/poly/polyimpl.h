@@ -4,3 +4,4 @@
 
 PETSC_INTERN PetscLogEvent  PC_Poly_SetUp;
 PETSC_INTERN PetscErrorCode PCCreate_Poly(PC);
+PETSC_INTERN PetscErrorCode PCPolyInvertDiagonal(Vec, PetscInt *); /* polydevice.cu */
