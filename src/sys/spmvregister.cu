@@ -39,6 +39,36 @@ PetscErrorCode PetscSpMVFinalizePackage(void)
   initialized = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/* -mg_poly (double|single): the GPU multigrid smoother in one option (README, "Multigrid smoothing on the GPU"): adds
+   the options of the polynomial smoother on every level of PCMG/PCGAMG, each one only where the user did not give it
+   (so any of them can still be changed), for the solver without an options prefix */
+PetscErrorCode PetscSpMVMGPolyOption(void)
+{
+  const char *const precisions[] = {"double", "single"};
+  const char *const opts[][2]    = {
+    {"-mg_levels_ksp_type", "richardson"},
+    {"-mg_levels_ksp_max_it", "1"},
+    {"-mg_levels_pc_type", "poly"},
+    {"-mg_levels_pc_poly_type", "chebyshev"},
+    {"-mg_levels_pc_poly_degree", "2"},
+    {"-mg_levels_pc_poly_precision", nullptr},
+  };
+  PetscInt  p = 1;
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petsc-spmv: the multigrid smoother", "PCPOLY");
+  PetscCall(PetscOptionsEList("-mg_poly", "PCPOLY (chebyshev, degree 2, one richardson step) as the smoother of every multigrid level, with fp64 or fp32 matrix values; the options it stands for may still be given", "PCPOLY", precisions, 2, precisions[p], &p, &set));
+  PetscOptionsEnd();
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  for (const auto &o : opts) {
+    PetscBool has;
+    PetscCall(PetscOptionsHasName(NULL, NULL, o[0], &has));
+    if (!has) PetscCall(PetscOptionsSetValue(NULL, o[0], o[1] ? o[1] : precisions[p]));
+  }
+  PetscCall(PetscInfo(NULL, "-mg_poly %s: the polynomial smoother on every multigrid level\n", precisions[p]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 } // namespace
 
 /*@C
@@ -51,7 +81,11 @@ PetscErrorCode PetscSpMVFinalizePackage(void)
 
   Note:
   Called automatically when the library is loaded with `-dll_append /path/libpetscspmv.so`; a program
-  that links the library calls it once after `PetscInitialize()`. Calling it again does nothing.
+  that links the library calls it once after `PetscInitialize()`. Calling it again does nothing. It reads the
+  option `-mg_poly double|single`: the polynomial smoother (`PCPOLY`, chebyshev of degree 2, one richardson step)
+  on every multigrid level, i.e. the options -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1
+  -mg_levels_pc_type poly -mg_levels_pc_poly_type chebyshev -mg_levels_pc_poly_degree 2
+  -mg_levels_pc_poly_precision double|single, each where not given.
 
 .seealso: `MatSetType()`, `MATBRC`, `MatSpMVVerify()`, `PCPOLY`
 @*/
@@ -70,6 +104,7 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(PCInitializePackage());
   PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));
   PetscCall(PCRegister(PCPOLY, PCCreate_Poly));
+  PetscCall(PetscSpMVMGPolyOption());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

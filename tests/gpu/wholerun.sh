@@ -1,6 +1,7 @@
 #!/bin/bash
 # The whole-run measurements on the GPU machine (issue #25), in one command inside the device tool's 10 minutes:
-#   bash tests/gpu/wholerun.sh [wholerun] [assembly] [small] [pcs] [memcheck]
+#   bash tests/gpu/wholerun.sh [wholerun] [assembly] [small] [pcs] [factor] [memcheck] [mgcheck] [mgpoly]
+# (mgcheck, mgpoly: issue #26, the polynomial smoother in GAMG: GPU checks and memcheck; the benchmark)
 # Unpacks the bundle (make gpu) if needed, then runs the parts asked for, in that order, each with a time limit;
 # everything lands in a work folder, and at the end $OUT (default /tmp/gpu-out) gets the CSVs, the summary and the logs
 # packed in wholerun-logs.tar.xz (the device tool brings back at most 8 files).
@@ -56,6 +57,24 @@ case $what in *" memcheck "*)
   part memcheck
   timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_pcs" -type spmv -reference aijcusparse -compare rounding -bs 1,3 -pcs jacobi,bjacobi_ilu,gamg,mg_galerkin,fieldsplit,poly_gmres,lu > "$OUT/memcheck_pcs.log" 2>&1; echo "memcheck test_pcs spmv: exit $?"; tail -3 "$OUT/memcheck_pcs.log"
   timeout 120 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_retype" -type brc -ops axpy_different,axpy_subset,convert_inplace_aij,products,prealloc_twice,duplicate_copy,filter_compress > "$OUT/memcheck_retype.log" 2>&1; echo "memcheck test_retype brc: exit $?"; tail -3 "$OUT/memcheck_retype.log"
+esac
+case $what in *" mgcheck "*)
+  part mgcheck # the fp32 copy made on the device (flushed entries counted by the kernel), D^-1 on the device
+  for T in aijcusparse spmv brc; do for np in 1 2; do
+    timeout 100 mpiexec -n $np "$BIN/test_poly_single" -type $T > "$OUT/poly_single_${T}_n$np.log" 2>&1; echo "test_poly_single $T n$np: exit $?; $(tail -1 "$OUT/poly_single_${T}_n$np.log")"
+  done; done
+  MG="-mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1 -mg_levels_pc_type poly -mg_levels_pc_poly_type chebyshev -mg_levels_pc_poly_degree 2"
+  for T in aijcusparse spmv; do for np in 1 2; do for prec in double single; do
+    timeout 60 mpiexec -n $np "$BIN/ex56" -dll_append "$E/build/lib/libpetscspmv.so" -ne 19 -mat_type $T -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason $MG -mg_levels_pc_poly_precision $prec -ksp_view -use_gpu_aware_mpi 0 > "$OUT/mg_ex56_${T}_n${np}_$prec.log" 2>&1
+    echo "ex56 -ne 19 $T n$np poly $prec: exit $?; $(grep -m1 'Linear solve' "$OUT/mg_ex56_${T}_n${np}_$prec.log"); $(grep -m1 -o '[0-9]* nonzeros of D^-1 A below.*' "$OUT/mg_ex56_${T}_n${np}_$prec.log"); $(grep -m1 -o 'single-precision copy of D^-1 A.*on the [A-Za-z]*' "$OUT/mg_ex56_${T}_n${np}_$prec.log")"
+  done; done; done
+  timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/ex56" -dll_append "$E/build/lib/libpetscspmv.so" -ne 9 -mat_type spmv -ksp_type cg -pc_type gamg $MG -mg_levels_pc_poly_precision single -ksp_converged_reason > "$OUT/memcheck_mg_poly.log" 2>&1; echo "memcheck ex56 gamg poly single spmv: exit $?"; tail -3 "$OUT/memcheck_mg_poly.log"
+  timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse -check flush,bad > "$OUT/memcheck_poly_single_flush.log" 2>&1; echo "memcheck test_poly_single flush,bad: exit $?"; tail -2 "$OUT/memcheck_poly_single_flush.log"
+esac
+case $what in *" mgpoly "*)
+  part mgpoly
+  OUT=$OUT RUNS=${MG_RUNS:-1} BUDGET_S=${MG_BUDGET:-330} bash bench/run_mg_poly_bench.sh ${MG_PROBLEMS:-ex56 ex45} > "$OUT/mgpoly.txt" 2>&1
+  tail -32 "$OUT/mgpoly.txt"
 esac
 part done
 tar -C "$OUT" -cJf "$FINAL/wholerun-logs.tar.xz" . && cp "$OUT"/*.csv "$FINAL/" 2>/dev/null
