@@ -3,14 +3,16 @@
 # (chebyshev + jacobi, 2 steps, the SA eigenvalue estimates) and with the polynomial smoother
 #   -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1 -mg_levels_pc_type poly -mg_levels_pc_poly_type chebyshev
 #   -mg_levels_pc_poly_degree 2 -mg_levels_pc_poly_precision double|single
-# (the same number of products per smoothing step as the default: 2), for aijcusparse and spmv, on
+# (degree 1: the same number of products per smoothing step as the default, 2: the residual and one; degree 2: three;
+# SMOOTHERS lists default and poly<degree>_<precision>), for aijcusparse and spmv, on
 #   ex56  -ne 59 (3D elasticity, 648K unknowns, block size 3), rtol 1e-8 on the true residual (-ksp_norm_type
 #         unpreconditioned: every smoother stops at the same |b - Ax| / |b|, not in its own preconditioned norm)
 #   ex45  128^3 (3D Poisson, 7-point, 2.1M unknowns, scalar, DMDA), rtol 1e-8
 # on 1 and 2 ranks (one GPU). Each configuration is a separate process; RUNS rounds, configurations interleaved in a
-# round, the median kept (by solve_s). Times from -log_view (no GPU timing: nothing is synchronized that the solver does
-# not synchronize itself): setup_s = PCSetUp (GAMG's hierarchy, the smoothers' setups: eigenvalue estimates, the fp32
-# copies), solve_s = KSPSolve, total_s = wall time of the process. The final true residual is printed by ex56/ex45.
+# round, the median kept (by solve_s). Times from PETSc's nested log (-log_view :F:ascii_flamegraph, self times of every
+# event stack; no GPU timing, so nothing is synchronized that the solver does not synchronize itself):
+# setup_s = every stack under PCSetUp (GAMG's hierarchy, the smoothers' setups: eigenvalue estimates, the fp32 copies),
+# solve_s = every stack under KSPSolve that is not under PCSetUp, total_s = wall time of the process.
 #
 # Writes $OUT/mg-poly-<device>-<date>.csv: problem,ranks,type,smoother,precision,iterations,setup_s,solve_s,total_s
 # (plus true_residual: ex45's |b - Ax|, ex56's |b - Ax|/|b|; runs, solve_min_s, solve_max_s, commit), the comparison against default GAMG on aijcusparse on stdout, and
@@ -22,7 +24,7 @@ OUT=${OUT:-bench/results}; MPIEXEC=${MPIEXEC:-mpiexec}
 RUNS=${RUNS:-1}; RANKS=${RANKS:-"1 2"}; TYPES=${TYPES:-"aijcusparse spmv"}
 NE=${NE:-59}; GRID=${GRID:-128}; RTOL=${RTOL:-1e-8}; RUN_TIMEOUT=${RUN_TIMEOUT:-120}
 BUDGET_S=${BUDGET_S:-100000}
-SMOOTHERS=${SMOOTHERS:-"default poly_double poly_single"}
+SMOOTHERS=${SMOOTHERS:-"default poly1_double poly1_single poly2_double poly2_single"}
 WHAT=${*:-ex56 ex45}
 COMMIT=$(cat .dev/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DEVICE=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1); DEVICE=${DEVICE:-cpu}
@@ -47,14 +49,18 @@ for r in $(seq 1 "$RUNS"); do
       tag=${p}_np${np}_${t}_${s}_r$r; log=$W/$tag.log
       [ "$SECONDS" -ge "$BUDGET_S" ] && { echo "$tag skipped: budget"; continue; }
       sopts=""; prec=double; smoother=default
-      case $s in poly_double) sopts="$POLY -mg_levels_pc_poly_precision double"; smoother=poly;; poly_single) sopts="$POLY -mg_levels_pc_poly_precision single"; smoother=poly; prec=single;; esac
+      if [[ $s =~ ^poly([0-9]*)_(double|single)$ ]]; then # poly<degree>_<precision>, degree default POLY_DEGREE
+        deg=${BASH_REMATCH[1]:-${POLY_DEGREE:-2}}; prec=${BASH_REMATCH[2]}; smoother=poly$deg
+        sopts="${POLY/-mg_levels_pc_poly_degree 2/-mg_levels_pc_poly_degree $deg} -mg_levels_pc_poly_precision $prec"
+      fi
       launch=(); [ "$np" -gt 1 ] && launch=($MPIEXEC -n "$np")
       t0=$(date +%s.%N)
-      timeout "$RUN_TIMEOUT" "${launch[@]}" "$BIN/$bin" -dll_append "$LIB" $mopt "$t" $opts $sopts -use_gpu_aware_mpi 0 -log_view > "$log" 2>&1
+      timeout "$RUN_TIMEOUT" "${launch[@]}" "$BIN/$bin" -dll_append "$LIB" $mopt "$t" $opts $sopts -use_gpu_aware_mpi 0 -log_view ",:$W/$tag.fg:ascii_flamegraph" > "$log" 2>&1
       rc=$?; t1=$(date +%s.%N)
       total=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')
       its=$(awk '/Linear solve converged/ {print $NF}' "$log" | tail -1); its=${its:-NA}
-      setup=$(ev PCSetUp "$log"); solve=$(ev KSPSolve "$log")
+      read -r setup solve <<< "$(awk '{v = $NF; s = $0; sub(/ [0-9]+$/, "", s); if (s ~ /(^|;)PCSetUp(;|$)/) u += v; else if (s ~ /(^|;)KSPSolve(;|$)/) k += v}
+        END {printf "%.4f %.4f\n", u / 1e6, k / 1e6}' "$W/$tag.fg" 2>/dev/null)"
       res=$(grep -oE '(Residual norm|[|]b-Ax[|]/[|]b[|]=)[ ]*[0-9.eE+-]+' "$log" | grep -oE '[0-9.eE+-]+$' | tail -1); res=${res:-NA}
       status=ok; [ $rc -ne 0 ] && status="FAILED (exit $rc)"; grep -q "did not converge" "$log" && status="not converged"
       [ "$status" != ok ] && { setup=NA; solve=NA; total=NA; }

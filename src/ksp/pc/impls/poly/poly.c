@@ -513,15 +513,14 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
 /* ---------------------------------------------------------------------------------------------------------------
    Application: y = p(B) D^-1 x (trans: y = D^-1 p(B^T) x); only Mat and Vec operations
    --------------------------------------------------------------------------------------------------------------- */
-static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
+/* y = p(B) z for z in work[0] (overwritten), y not a work vector */
+static PetscErrorCode PCPolyApplyScaled(PC pc, Vec y, PetscBool trans)
 {
   PC_Poly       *poly = (PC_Poly *)pc->data;
   Vec            z = poly->work[0], w = poly->work[1], t = poly->work[2], d = poly->work[3], tmp = poly->work[4];
   const PetscInt k = poly->degree;
 
   PetscFunctionBegin;
-  if (poly->jacobi && !trans) PetscCall(VecPointwiseMult(z, poly->dinv, x));
-  else PetscCall(VecCopy(x, z));
   switch (poly->type) {
   case PC_POLY_CHEBYSHEV: { /* Chebyshev iteration for B y = z from y = 0 (Saad, Alg. 12.1) with the residual
                                recomputed as z - B y, so the update d_i = 2 rho_i/delta (z - B y_i) + rho_i rho_{i-1} d_{i-1}
@@ -579,7 +578,57 @@ static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
     if (i == n - 1) PetscCall(VecAXPY(y, 1.0 / re[i], z));
   } break;
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
+{
+  PC_Poly *poly = (PC_Poly *)pc->data;
+
+  PetscFunctionBegin;
+  if (poly->jacobi && !trans) PetscCall(VecPointwiseMult(poly->work[0], poly->dinv, x));
+  else PetscCall(VecCopy(x, poly->work[0]));
+  PetscCall(PCPolyApplyScaled(pc, y, trans));
   if (poly->jacobi && trans) PetscCall(VecPointwiseMult(y, poly->dinv, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The smoothing step of a multigrid level (KSPRICHARDSON calls it, PCMG's smoothers have no convergence test):
+   x <- x + p(B) D^-1 (b - A x), its times. With the fp32 copy in use, the residual is computed with it too,
+   D^-1 (b - A x) = D^-1 b - B32 x, so that every product of the step reads fp32 values: the smoother only has to
+   damp the error, and an fp32 residual (relative error ~1e-7 of A x) does not change what it damps. As richardson's
+   own loop, without the copy: b - A x with the fp64 operator (MatResidual). From a zero guess the first residual is b. */
+static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  PC_Poly  *poly = (PC_Poly *)pc->data;
+  Vec       z    = poly->work[0];
+  PetscBool s32  = (PetscBool)(poly->S && poly->suse);
+
+  PetscFunctionBegin;
+  (void)rtol, (void)abstol, (void)dtol;
+  for (PetscInt i = 0; i < its; i++) {
+    const PetscBool zero = (PetscBool)(guesszero && i == 0);
+    if (zero) { /* r = b */
+      if (poly->jacobi) PetscCall(VecPointwiseMult(z, poly->dinv, b));
+      else PetscCall(VecCopy(b, z));
+    } else if (s32) { /* D^-1 b - B32 x */
+      PetscCall(MatMult(poly->S, x, w));
+      if (poly->jacobi) PetscCall(VecPointwiseMult(z, poly->dinv, b));
+      else PetscCall(VecCopy(b, z));
+      PetscCall(VecAXPY(z, -1.0, w));
+    } else {
+      PetscCall(MatResidual(poly->A, b, x, w));
+      if (poly->jacobi) PetscCall(VecPointwiseMult(z, poly->dinv, w));
+      else PetscCall(VecCopy(w, z));
+    }
+    if (zero) PetscCall(PCPolyApplyScaled(pc, x, PETSC_FALSE));
+    else {
+      PetscCall(PCPolyApplyScaled(pc, w, PETSC_FALSE));
+      PetscCall(VecAXPY(x, 1.0, w));
+    }
+  }
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1310,6 +1359,7 @@ PETSC_INTERN PetscErrorCode PCCreate_Poly(PC pc)
   pc->ops->setup          = PCSetUp_Poly;
   pc->ops->apply          = PCApply_Poly;
   pc->ops->applytranspose = PCApplyTranspose_Poly;
+  pc->ops->applyrichardson = PCApplyRichardson_Poly;
   pc->ops->reset          = PCReset_Poly;
   pc->ops->destroy        = PCDestroy_Poly;
   pc->ops->setfromoptions = PCSetFromOptions_Poly;
