@@ -597,7 +597,9 @@ static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
    x <- x + p(B) D^-1 (b - A x), its times. With the fp32 copy in use, the residual is computed with it too,
    D^-1 (b - A x) = D^-1 b - B32 x, so that every product of the step reads fp32 values: the smoother only has to
    damp the error, and an fp32 residual (relative error ~1e-7 of A x) does not change what it damps. As richardson's
-   own loop, without the copy: b - A x with the fp64 operator (MatResidual). From a zero guess the first residual is b. */
+   own loop, without the copy: b - A x with the fp64 operator (MatResidual). From a zero guess the first residual is b.
+   Chebyshev: the vector updates of the step are fused, one kernel after each product (a V-cycle's coarse levels are
+   bound by launches, not bytes: README, "Multigrid smoothing on the GPU"). */
 static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_Poly  *poly = (PC_Poly *)pc->data;
@@ -606,6 +608,33 @@ static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscRe
 
   PetscFunctionBegin;
   (void)rtol, (void)abstol, (void)dtol;
+  if (poly->type == PC_POLY_CHEBYSHEV) { /* the step's vector updates fused: one kernel after each product (polydevice.cu) */
+    const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin), sigma = theta / delta;
+    const PetscInt  k = poly->degree;
+    Vec             w0 = poly->work[1], y = poly->work[2], d = poly->work[3], s = poly->jacobi ? poly->dinv : NULL;
+
+    for (PetscInt i = 0; i < its; i++) {
+      const PetscBool zero = (PetscBool)(guesszero && i == 0);
+      PetscReal       rho  = 1.0 / sigma;
+      if (zero) PetscCall(PCPolyChebyshevStart(b, NULL, s, theta, z, d, y));
+      else if (s32) {
+        PetscCall(MatMult(poly->S, x, w0));
+        PetscCall(PCPolyChebyshevStart(b, w0, s, theta, z, d, y));
+      } else {
+        PetscCall(MatResidual(poly->A, b, x, w0));
+        PetscCall(PCPolyChebyshevStart(w0, NULL, s, theta, z, d, y));
+      }
+      for (PetscInt j = 0; j < k; j++) {
+        const PetscReal rhon = 1.0 / (2.0 * sigma - rho);
+        PetscCall(MatMult(s32 ? poly->S : poly->A, y, w0));
+        PetscCall(PCPolyChebyshevUpdate(z, w0, s32 ? NULL : s, 2.0 * rhon / delta, -2.0 * rhon / delta, rhon * rho, d, y, x, j < k - 1 ? 0 : (zero ? 2 : 1)));
+        rho = rhon;
+      }
+    }
+    *outits = its;
+    *reason = PCRICHARDSON_CONVERGED_ITS;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt i = 0; i < its; i++) {
     const PetscBool zero = (PetscBool)(guesszero && i == 0);
     if (zero) { /* r = b */

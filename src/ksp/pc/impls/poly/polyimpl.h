@@ -5,3 +5,5 @@
 PETSC_INTERN PetscLogEvent  PC_Poly_SetUp;
 PETSC_INTERN PetscErrorCode PCCreate_Poly(PC);
 PETSC_INTERN PetscErrorCode PCPolyInvertDiagonal(Vec, PetscInt *); /* polydevice.cu */
+PETSC_INTERN PetscErrorCode PCPolyChebyshevStart(Vec, Vec, Vec, PetscReal, Vec, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCPolyChebyshevUpdate(Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, Vec, Vec, Vec, PetscInt);
