@@ -152,7 +152,8 @@ $(BUILD)/python: config/petsc4py.sh $(BUILD)/petsc.mk
 # make install PREFIX=DIR: the library, its header and a pkg-config file (Requires: PETSc's own .pc, of the exact
 # version built against: the plugin uses PETSc's private headers). make uninstall PREFIX=DIR removes the three.
 PREFIX ?= /usr/local
-SPMV_VERSION ?= 0.1.0
+# the version: the file VERSION (the Python package's too)
+SPMV_VERSION ?= $(shell cat VERSION)
 PC_NAME = $(firstword $(foreach n,petsc PETSc,$(if $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(n).pc),$(n))) PETSc)
 PC_VERSION = $(shell sed -n 's/^Version: *//p' $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(PC_NAME).pc)
 install: $(LIB)
