@@ -7,6 +7,9 @@
 #   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
 #   make uninstall PREFIX=DIR  removes those three files
 #   make petsc4py              petsc4py of the same PETSc in a cached venv; build/python runs it (examples/python/)
+#   pip install .              the Python package petsc-spmv (pyproject.toml): its backend runs `make lib` and
+#                              `make install` against PETSC_DIR or PyPI's petsc (python/backend/petsc_spmv_backend.py)
+#   make gpu-pip               packs the pip route's venv (/tmp/pipvenv) for the GPU machine (tests/gpu/pip.sh runs there)
 #
 # A user's PETSC_DIR/PETSC_ARCH (environment or command line) is checked (config/check-petsc.sh) and used as is;
 # nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
@@ -18,7 +21,7 @@ SHELL  := /bin/bash
 # config/petsc.sh checks the PETSc (or builds and installs its own) and writes $(BUILD)/petsc.mk; a bad set-up
 # stops here with its message. Made again when a PETSC_DIR/PETSC_ARCH other than its own is asked for.
 PETSC_ASKED := $(PETSC_DIR):$(PETSC_ARCH)
-NO_PETSC_GOALS := clean distclean uninstall
+NO_PETSC_GOALS := clean distclean uninstall gpu-pip
 ifneq ($(if $(MAKECMDGOALS),$(filter-out $(NO_PETSC_GOALS),$(MAKECMDGOALS)),lib),)
 include $(BUILD)/petsc.mk
 endif
@@ -58,7 +61,7 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype
 endif
 
-.PHONY: lib run test gpu bench clean distclean install uninstall petsc4py
+.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py
 lib: $(LIB)
 
 $(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
@@ -152,7 +155,8 @@ $(BUILD)/python: config/petsc4py.sh $(BUILD)/petsc.mk
 # make install PREFIX=DIR: the library, its header and a pkg-config file (Requires: PETSc's own .pc, of the exact
 # version built against: the plugin uses PETSc's private headers). make uninstall PREFIX=DIR removes the three.
 PREFIX ?= /usr/local
-SPMV_VERSION ?= 0.1.0
+# the version: the file VERSION (the Python package's too)
+SPMV_VERSION ?= $(shell cat VERSION)
 PC_NAME = $(firstword $(foreach n,petsc PETSc,$(if $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(n).pc),$(n))) PETSc)
 PC_VERSION = $(shell sed -n 's/^Version: *//p' $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(PC_NAME).pc)
 install: $(LIB)
@@ -181,6 +185,10 @@ gpu: $(LIB) $(EXAMPLES) $(TESTS)
 	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices) $(GPU_EXTRA)
 	cp $(SHARED)/tools/device-unpack.sh .dev/
 	git rev-parse --short HEAD > .dev/commit
+
+# The pip route (README) on the GPU machine: the venv that pip filled at /tmp/pipvenv, packed into .dev/pip-venv.tar.xz
+gpu-pip:
+	bash tests/gpu/pip-pack.sh
 
 clean:
 	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin

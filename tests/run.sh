@@ -372,6 +372,82 @@ else
   fail=$((fail+1)); failed+=(bad_setups); note FAIL "bad_setups: no PETSc known (SPMV_PETSC_DIR or $BUILD/petsc.mk)"
 fi
 
+# 12. the Python package (pyproject.toml, python/): `pip install .` into a fresh venv against this PETSc (PETSC_DIR),
+#     examples/python/solve.py through petsc_spmv.init with every type (converged, within 1e-10 of aij's), the wheel's
+#     pkg-config file, the version check of init; the sdist of `python -m build --sdist` installed into a second fresh
+#     venv (a build from scratch: it must carry everything make needs) gives a library exporting the same symbols and
+#     the same solutions; no PETSc / an unsuitable PETSc: pip stops with the one message and compiles nothing.
+#     Speed: the venvs are fresh (python -m venv) and petsc-spmv goes in with a real pip install, but petsc4py, NumPy
+#     and SciPy come from the cached petsc4py venv of make petsc4py (same python) through a .pth file in each venv
+#     instead of being built/installed again (petsc4py alone takes minutes). `pip install .` uses the suite's own
+#     make build folder (PETSC_SPMV_BUILD_DIR=$BUILD: the backend runs `make lib` and `make install` there, so it
+#     compiles nothing that make has compiled); the sdist build uses a fresh one (the backend's default). About 1.5
+#     minutes on 2 cores, most of it the sdist's compile.
+PYEXE=$("$PYTHON" -c 'import sys; print(sys.executable)' 2>/dev/null)
+PYSITE=$("$PYTHON" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])' 2>/dev/null)
+ABSBUILD=$(cd "$BUILD" && pwd)
+fresh_venv() {   # fresh_venv DIR: a new venv of the cached petsc4py venv's python that sees petsc4py/NumPy/SciPy
+  "$PYEXE" -m venv "$1" && echo "$PYSITE" > "$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz-cached-petsc4py.pth" &&
+    "$1/bin/python" -c 'import petsc4py, numpy, scipy' && ! "$1/bin/python" -c 'import petsc_spmv' 2>/dev/null
+}
+pip_checkout() {
+  fresh_venv "$TMPD/venv1" || return 1
+  PETSC_DIR=$PDIR PETSC_ARCH=$PARCH PETSC_SPMV_BUILD_DIR=$ABSBUILD "$TMPD/venv1/bin/python" -m pip install --no-cache-dir -v . || return 1
+  "$TMPD/venv1/bin/python" -c 'import petsc_spmv as p; print(p.get_config()); import os; assert os.path.isfile(p.get_library()) and os.path.isfile(p.get_include() + "/petscspmv.h")'
+}
+pip_solve() {    # pip_solve VENV: solve.py through petsc_spmv.init (the venv's library), every type, 1e-10 of aij's
+  "$1/bin/python" examples/python/solve.py -mat_type "${TYPES// /,}" -grid 60 -check 1e-10 > "$1.solve" 2>&1; local rc=$?
+  cat "$1.solve"; [ $rc -eq 0 ] && grep -q "plugin $1/.*/petsc_spmv/lib/libpetscspmv.so (petsc_spmv.init)" "$1.solve" &&
+    [ "$(grep -cE "^($(echo aij $TYPES | tr ' ' '|')) " "$1.solve")" = "$(echo aij $TYPES | wc -w)" ]
+}
+pip_pkgconfig() {  # the wheel's petsc-spmv.pc (relocated with ${pcfiledir}) builds and links tests/install/install_check.c
+  local pc flags; pc=$("$TMPD/venv1/bin/python" -c 'import petsc_spmv; print(petsc_spmv.get_pkgconfig_dir())')
+  flags=$(PKG_CONFIG_PATH=$pc:$PDIR/${PARCH:+$PARCH/}lib/pkgconfig pkg-config --cflags --libs petsc-spmv) || return 1
+  echo "mpicc tests/install/install_check.c $flags"
+  mpicc -o "$TMPD/pip_check" tests/install/install_check.c $flags || return 1
+  local linked; linked=$(ldd "$TMPD/pip_check" | awk '$1 == "libpetscspmv.so" {print $3}'); echo "linked: $linked"
+  [ -n "$linked" ] && [ "$(realpath "$linked")" = "$(realpath "$pc/../libpetscspmv.so")" ] && "$TMPD/pip_check"
+}
+pip_init_checks() {  # init after PETSc is running registers the types; a PETSc of another version is refused
+  "$TMPD/venv1/bin/python" -c "
+from petsc4py import PETSc
+import petsc_spmv
+petsc_spmv.init()
+M = PETSc.Mat().create(comm=PETSc.COMM_SELF); M.setSizes(8); M.setType('brc'); print('type', M.getType())
+assert M.getType().endswith('brc')" || return 1
+  "$TMPD/venv1/bin/python" -c "import petsc_spmv; petsc_spmv.PETSC_VERSION = '3.25.0'; petsc_spmv.init()" 2>&1 |
+    tee /dev/stderr | grep -q "built against PETSc 3.25.0 (PETSC_DIR=.*), but petsc4py runs PETSc [0-9.]*"
+}
+pip_sdist() {    # python -m build --sdist, then pip install of it into a fresh venv: a build from scratch
+  rm -rf "$TMPD/dist" && "$TMPD/venv1/bin/python" -m pip install -q build && "$TMPD/venv1/bin/python" -m build --sdist -o "$TMPD/dist" . || return 1
+  tar -tzf "$TMPD"/dist/petsc_spmv-*.tar.gz | sed 's,^[^/]*/,,' | grep -qx PKG-INFO || return 1
+  fresh_venv "$TMPD/venv2" && PETSC_DIR=$PDIR PETSC_ARCH=$PARCH "$TMPD/venv2/bin/python" -m pip install --no-cache-dir -v "$TMPD"/dist/petsc_spmv-*.tar.gz || return 1
+  local l1 l2; l1=$("$TMPD/venv1/bin/python" -c 'import petsc_spmv; print(petsc_spmv.get_library())'); l2=$("$TMPD/venv2/bin/python" -c 'import petsc_spmv; print(petsc_spmv.get_library())')
+  diff <(nm -D --defined-only "$l1" | awk '{print $2, $3}') <(nm -D --defined-only "$l2" | awk '{print $2, $3}') && echo "same exported symbols: $l1 $l2"
+}
+pip_bad() {      # pip_bad PATTERN [PETSC_DIR]: pip install of the checkout fails saying PATTERN, nothing compiled
+  local pat=$1 b=$TMPD/pipbad.$RANDOM
+  if [ -n "${2:-}" ]; then env -u PETSC_ARCH PETSC_DIR="$2" PETSC_SPMV_BUILD_DIR="$b" "$TMPD/venv1/bin/python" -m pip install . > "$b.out" 2>&1
+  else env -u PETSC_DIR -u PETSC_ARCH PETSC_SPMV_BUILD_DIR="$b" "$TMPD/venv1/bin/python" -m pip install . > "$b.out" 2>&1; fi; local rc=$?
+  cat "$b.out"
+  [ $rc -ne 0 ] || { echo "pip install succeeded"; return 1; }
+  grep -q -- "$pat" "$b.out" || { echo "no message '$pat'"; return 1; }
+  [ ! -e "$b/obj" ] || { echo "compiling started"; return 1; }
+}
+if [ -n "$PYEXE" ] && [ -n "$PDIR" ]; then
+  run pip_install_checkout     pip_checkout
+  run pip_solve_every_type     pip_solve "$TMPD/venv1"
+  run pip_pkgconfig_program    pip_pkgconfig
+  run pip_init_checks          pip_init_checks
+  run pip_no_petsc             pip_bad "petsc-spmv: no PETSc to build against: PETSC_DIR is not set and PyPI's petsc is not installed"
+  d=$(fake_petsc pipnocuda); sed -i '/define PETSC_HAVE_CUDA 1/d' "$d/include/petscconf.h"
+  run pip_petsc_no_cuda        pip_bad "configured without CUDA.*--with-cuda=1" "$d"
+  run pip_sdist_install        pip_sdist
+  run pip_sdist_solve          pip_solve "$TMPD/venv2"
+else
+  fail=$((fail+1)); failed+=(pip_package); note FAIL "pip_package: no petsc4py python ($PYTHON) or no PETSc known"
+fi
+
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
 echo "$pass passed, $fail failed"

@@ -6,10 +6,12 @@ each solution is from AIJ's.
 
   make petsc4py                                   # once: petsc4py of the same PETSc, in a cached venv
   build/python examples/python/solve.py -mat_type brc
+  python examples/python/solve.py -mat_type brc   # in a venv where petsc-spmv is pip-installed (petsc_spmv.init)
   build/python examples/python/solve.py -mat_type brc,ccoo -grid 300 -pc_poly_degree 10 -ksp_monitor
 
 Own options: -mat_type T[,T...] (plugin types; default brc), -grid N (N x N interior points, default 100), -lib PATH
-(libpetscspmv.so; default: $PETSC_SPMV_LIB, else build/lib/ of this checkout), -check TOL (exit 1 unless every
+(libpetscspmv.so, loaded with -dll_append; default: $PETSC_SPMV_LIB; else, where the Python package petsc-spmv is
+installed, petsc_spmv.init() sets PETSc up with its library; else build/lib/ of this checkout), -check TOL (exit 1 unless every
 solve converged and every solution is within TOL of AIJ's). Every other argument goes to PETSc.
 Without an NVIDIA driver, the NVML stub must be on LD_LIBRARY_PATH (`make` prints the line).
 """
@@ -29,18 +31,29 @@ ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDe
                              allow_abbrev=False)
 ap.add_argument('-mat_type', default='brc')
 ap.add_argument('-grid', type=int, default=100)
-ap.add_argument('-lib', default=os.environ.get('PETSC_SPMV_LIB', os.path.join(here, '..', '..', 'build', 'lib', 'libpetscspmv.so')))
+ap.add_argument('-lib', default=os.environ.get('PETSC_SPMV_LIB'))
 ap.add_argument('-check', type=float, default=None)
 args, petsc_args = ap.parse_known_args()
 
 # The plugin is loaded by PetscInitialize through the options database (-dll_append), exactly as for a C
 # program: petsc4py.init() must see it before `from petsc4py import PETSc` initializes PETSc.
-# (Equivalent: PETSC_OPTIONS="-dll_append /path/libpetscspmv.so" in the environment.)
-lib = os.path.abspath(args.lib)
-if not os.path.exists(lib):
-    sys.exit(f'solve.py: no plugin library {lib} (build it with make, or give -lib PATH)')
-petsc4py.init([sys.argv[0], '-dll_append', lib] + petsc_args)
-from petsc4py import PETSc  # noqa: E402
+# (Equivalent: PETSC_OPTIONS="-dll_append /path/libpetscspmv.so" in the environment.) The pip-installed package
+# does the same in petsc_spmv.init(argv), with its own library and a check of the PETSc version.
+petsc_spmv = None
+if args.lib is None:
+    try:
+        import petsc_spmv
+    except ImportError:
+        args.lib = os.path.join(here, '..', '..', 'build', 'lib', 'libpetscspmv.so')
+if petsc_spmv is not None:
+    lib = petsc_spmv.get_library() + ' (petsc_spmv.init)'
+    PETSc = petsc_spmv.init([sys.argv[0]] + petsc_args)
+else:
+    lib = os.path.abspath(args.lib)
+    if not os.path.exists(lib):
+        sys.exit(f'solve.py: no plugin library {lib} (build it with make, or give -lib PATH)')
+    petsc4py.init([sys.argv[0], '-dll_append', lib] + petsc_args)
+    from petsc4py import PETSc  # noqa: E402
 
 
 def convection_diffusion(n, beta=(40.0, 20.0)):
