@@ -95,8 +95,8 @@ __global__ void ChebUpdate(PetscInt n, const PetscScalar *__restrict__ z, const 
   }
 }
 
-/* the arrays of the vectors of one fused operation: on the device when every vector is a CUDA vector (whose
-   *AndMemType arrays are device arrays), else all on the host */
+/* the arrays of the vectors of one fused operation: on the device when every vector is a CUDA vector not bound to
+   the CPU (whose *AndMemType arrays are device arrays), else all on the host */
 struct Arrays {
   static constexpr int kMax = 7;
   Vec                  v[kMax] = {};
@@ -112,9 +112,10 @@ struct Arrays {
       v[n]     = p.first;
       write[n] = p.second;
       if (v[n]) {
-        PetscBool cuda;
+        PetscBool cuda, cpu;
         PetscCall(PetscObjectTypeCompareAny((PetscObject)v[n], &cuda, VECSEQCUDA, VECMPICUDA, ""));
-        dev = dev && cuda;
+        PetscCall(VecBoundToCPU(v[n], &cpu)); /* e.g. a coarse level pinned to the CPU */
+        dev = dev && cuda && !cpu;
       }
       n++;
     }
