@@ -68,6 +68,11 @@ case $what in *" mgcheck "*)
     timeout 60 mpiexec -n $np "$BIN/ex56" -dll_append "$E/build/lib/libpetscspmv.so" -ne 19 -mat_type $T -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason $MG -mg_levels_pc_poly_precision $prec -ksp_view -use_gpu_aware_mpi 0 > "$OUT/mg_ex56_${T}_n${np}_$prec.log" 2>&1
     echo "ex56 -ne 19 $T n$np poly $prec: exit $?; $(grep -m1 'Linear solve' "$OUT/mg_ex56_${T}_n${np}_$prec.log"); $(grep -m1 -o '[0-9]* nonzeros of D^-1 A below.*' "$OUT/mg_ex56_${T}_n${np}_$prec.log"); $(grep -m1 -o 'single-precision copy of D^-1 A.*on the [A-Za-z]*' "$OUT/mg_ex56_${T}_n${np}_$prec.log")"
   done; done; done
+  for pin in 0 1; do # GAMG's coarse levels pinned to the CPU: the fused smoothing step takes its host loops there
+    timeout 60 "$BIN/ex56" -dll_append "$E/build/lib/libpetscspmv.so" -ne 19 -mat_type aijcusparse -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason -mg_poly single -pc_gamg_cpu_pin_coarse_grids $pin > "$OUT/mg_ex56_pin$pin.log" 2>&1
+    echo "ex56 -ne 19 -mg_poly single -pc_gamg_cpu_pin_coarse_grids $pin: exit $?; $(grep -m1 'Linear solve' "$OUT/mg_ex56_pin$pin.log")"
+  done
+  timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/ex56" -dll_append "$E/build/lib/libpetscspmv.so" -ne 7 -mat_type spmv -ksp_type cg -pc_type gamg -mg_poly single -ksp_converged_reason > "$OUT/racecheck_mg_poly.log" 2>&1; echo "racecheck ex56 -mg_poly single spmv: exit $?"; tail -2 "$OUT/racecheck_mg_poly.log"
   timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/ex56" -dll_append "$E/build/lib/libpetscspmv.so" -ne 9 -mat_type spmv -ksp_type cg -pc_type gamg $MG -mg_levels_pc_poly_precision single -ksp_converged_reason > "$OUT/memcheck_mg_poly.log" 2>&1; echo "memcheck ex56 gamg poly single spmv: exit $?"; tail -3 "$OUT/memcheck_mg_poly.log"
   timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse -check flush,bad > "$OUT/memcheck_poly_single_flush.log" 2>&1; echo "memcheck test_poly_single flush,bad: exit $?"; tail -2 "$OUT/memcheck_poly_single_flush.log"
 esac
