@@ -296,6 +296,10 @@ run mg_poly_flushed_info        grep_run "nonzeros below fp32's smallest normal 
 run mg_poly_esteig_reuse        grep_run "reused (-pc_poly_esteig_reuse" "$BIN/ex19" -dll_append "$LIB" -da_grid_x 24 -da_grid_y 24 -dm_mat_type spmv -ksp_type gmres -pc_type gamg -pc_gamg_reuse_interpolation $MGPOLY -mg_levels_pc_poly_precision single -mg_levels_pc_poly_esteig_reuse -info
 run mg_poly_smoother_interval   grep_run "transform 0., 0.1, 0., 1.1" "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=12 -ksp_type cg -pc_type gamg $MGPOLY -ksp_view
 run poly_krylov_interval        grep_run "transform 0., 0.01, 0., 1.1" ex19_poly -pc_poly_type chebyshev -ksp_view -snes_max_it 1
+# KSPRICHARDSON + PCPOLY as a solver (PCApplyRichardson, more than one step): stops at rtol, reports divergence
+run poly_richardson_rtol        grep_run "CONVERGED_RTOL iterations 1[0-9]$" "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=12 -mat_type brc -ksp_type richardson -pc_type poly -pc_poly_type chebyshev -ksp_rtol 1e-6 -ksp_max_it 500 -ksp_converged_reason
+run poly_richardson_rtol_single grep_run "CONVERGED_RTOL iterations 1[0-9]$" "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=12 -mat_type spmv -ksp_type richardson -pc_type poly -pc_poly_type chebyshev -pc_poly_precision single -ksp_rtol 1e-6 -ksp_max_it 500 -ksp_converged_reason
+run poly_richardson_diverged    grep_run "DIVERGED_DTOL" "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=12 -mat_type brc -ksp_type richardson -pc_type poly -pc_poly_type chebyshev -pc_poly_eigenvalues 0.01,0.5 -ksp_max_it 500 -ksp_converged_reason
 # -mg_poly double|single: the same smoother in one option, each of its options still overridable; bad values
 run mg_poly_one_option          grep_run "precision: single (the polynomial's products" "$BIN/ex56" -dll_append "$LIB" -ne 7 -mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -mg_poly single -ksp_view
 run mg_poly_one_option_override grep_run "chebyshev polynomial of degree 3" "$BIN/ex56" -dll_append "$LIB" -ne 7 -ksp_type cg -pc_type gamg -mg_poly double -mg_levels_pc_poly_degree 3 -ksp_view

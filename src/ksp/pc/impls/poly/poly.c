@@ -599,23 +599,25 @@ static PetscErrorCode PCPolyApply_Private(PC pc, Vec x, Vec y, PetscBool trans)
    damp the error, and an fp32 residual (relative error ~1e-7 of A x) does not change what it damps. As richardson's
    own loop, without the copy: b - A x with the fp64 operator (MatResidual). From a zero guess the first residual is b.
    Chebyshev: the vector updates of the step are fused, one kernel after each product (a V-cycle's coarse levels are
-   bound by launches, not bytes: README, "Multigrid smoothing on the GPU"). */
+   bound by launches, not bytes: README, "Multigrid smoothing on the GPU"). More than one step (KSPRICHARDSON as a
+   solver, -ksp_max_it > 1): every step tests ||D^-1 (b - A x)|| against rtol (relative to the first), abstol, dtol
+   and Inf/NaN, as PCMG's PCApplyRichardson does, instead of running all the steps blind. */
 static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
-  PC_Poly  *poly = (PC_Poly *)pc->data;
-  Vec       z    = poly->work[0];
-  PetscBool s32  = (PetscBool)(poly->S && poly->suse);
+  PC_Poly        *poly = (PC_Poly *)pc->data;
+  Vec             z = poly->work[0], w0 = poly->work[1], y = poly->work[2], d = poly->work[3], s = poly->jacobi ? poly->dinv : NULL;
+  const PetscBool s32 = (PetscBool)(poly->S && poly->suse), cheb = (PetscBool)(poly->type == PC_POLY_CHEBYSHEV);
+  const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin), sigma = theta / delta;
+  PetscReal       z0 = 0.0;
 
   PetscFunctionBegin;
-  (void)rtol, (void)abstol, (void)dtol;
-  if (poly->type == PC_POLY_CHEBYSHEV) { /* the step's vector updates fused: one kernel after each product (polydevice.cu) */
-    const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin), sigma = theta / delta;
-    const PetscInt  k = poly->degree;
-    Vec             w0 = poly->work[1], y = poly->work[2], d = poly->work[3], s = poly->jacobi ? poly->dinv : NULL;
-
-    for (PetscInt i = 0; i < its; i++) {
-      const PetscBool zero = (PetscBool)(guesszero && i == 0);
-      PetscReal       rho  = 1.0 / sigma;
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  for (PetscInt i = 0; i < its; i++) {
+    const PetscBool zero = (PetscBool)(guesszero && i == 0);
+    /* z = D^-1 (b - A x): from a zero guess D^-1 b; with the copy D^-1 b - B32 x; else the fp64 residual. Chebyshev
+       (fused, polydevice.cu): the same kernel also starts the iteration, d = y = z / theta */
+    if (cheb) {
       if (zero) PetscCall(PCPolyChebyshevStart(b, NULL, s, theta, z, d, y));
       else if (s32) {
         PetscCall(MatMult(poly->S, x, w0));
@@ -624,40 +626,48 @@ static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscRe
         PetscCall(MatResidual(poly->A, b, x, w0));
         PetscCall(PCPolyChebyshevStart(w0, NULL, s, theta, z, d, y));
       }
-      for (PetscInt j = 0; j < k; j++) {
-        const PetscReal rhon = 1.0 / (2.0 * sigma - rho);
-        PetscCall(MatMult(s32 ? poly->S : poly->A, y, w0));
-        PetscCall(PCPolyChebyshevUpdate(z, w0, s32 ? NULL : s, 2.0 * rhon / delta, -2.0 * rhon / delta, rhon * rho, d, y, x, j < k - 1 ? 0 : (zero ? 2 : 1)));
-        rho = rhon;
-      }
-    }
-    *outits = its;
-    *reason = PCRICHARDSON_CONVERGED_ITS;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  for (PetscInt i = 0; i < its; i++) {
-    const PetscBool zero = (PetscBool)(guesszero && i == 0);
-    if (zero) { /* r = b */
-      if (poly->jacobi) PetscCall(VecPointwiseMult(z, poly->dinv, b));
+    } else if (zero) {
+      if (s) PetscCall(VecPointwiseMult(z, s, b));
       else PetscCall(VecCopy(b, z));
-    } else if (s32) { /* D^-1 b - B32 x */
-      PetscCall(MatMult(poly->S, x, w));
-      if (poly->jacobi) PetscCall(VecPointwiseMult(z, poly->dinv, b));
-      else PetscCall(VecCopy(b, z));
-      PetscCall(VecAXPY(z, -1.0, w));
     } else {
-      PetscCall(MatResidual(poly->A, b, x, w));
-      if (poly->jacobi) PetscCall(VecPointwiseMult(z, poly->dinv, w));
+      if (s32) PetscCall(MatMult(poly->S, x, w));
+      else PetscCall(MatResidual(poly->A, b, x, w));
+      if (s32 && s) PetscCall(VecPointwiseMult(z, s, b));
+      else if (s32) PetscCall(VecCopy(b, z));
+      if (s32) PetscCall(VecAXPY(z, -1.0, w));
+      else if (s) PetscCall(VecPointwiseMult(z, s, w));
       else PetscCall(VecCopy(w, z));
     }
-    if (zero) PetscCall(PCPolyApplyScaled(pc, x, PETSC_FALSE));
+    if (its > 1) { /* iterating to a tolerance (KSPRICHARDSON as a solver), not one smoothing step: test the scaled
+                      residual (one reduction a step; a multigrid smoother of one step pays none) */
+      PetscReal nz;
+      PetscCall(VecNorm(z, NORM_2, &nz));
+      if (i == 0) z0 = nz;
+      if (PetscIsInfOrNanReal(nz) || (dtol > 0 && i > 0 && nz > dtol * z0)) {
+        *outits = i;
+        *reason = PCRICHARDSON_DIVERGED_DTOL;
+        break;
+      }
+      if (nz <= PetscMax(rtol * z0, abstol)) {
+        *outits = i;
+        *reason = nz <= abstol ? PCRICHARDSON_CONVERGED_ATOL : PCRICHARDSON_CONVERGED_RTOL;
+        break;
+      }
+    }
+    if (cheb) { /* d = a z + b B y + c d, y += d; at the last product x += y (x = y from a zero guess) */
+      PetscReal rho = 1.0 / sigma;
+      for (PetscInt j = 0; j < poly->degree; j++) {
+        const PetscReal rhon = 1.0 / (2.0 * sigma - rho);
+        PetscCall(MatMult(s32 ? poly->S : poly->A, y, w0));
+        PetscCall(PCPolyChebyshevUpdate(z, w0, s32 ? NULL : s, 2.0 * rhon / delta, -2.0 * rhon / delta, rhon * rho, d, y, x, j < poly->degree - 1 ? 0 : (zero ? 2 : 1)));
+        rho = rhon;
+      }
+    } else if (zero) PetscCall(PCPolyApplyScaled(pc, x, PETSC_FALSE));
     else {
       PetscCall(PCPolyApplyScaled(pc, w, PETSC_FALSE));
       PetscCall(VecAXPY(x, 1.0, w));
     }
   }
-  *outits = its;
-  *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
