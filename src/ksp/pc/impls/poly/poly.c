@@ -607,8 +607,9 @@ static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscRe
   PC_Poly        *poly = (PC_Poly *)pc->data;
   Vec             z = poly->work[0], w0 = poly->work[1], y = poly->work[2], d = poly->work[3], s = poly->jacobi ? poly->dinv : NULL;
   const PetscBool s32 = (PetscBool)(poly->S && poly->suse), cheb = (PetscBool)(poly->type == PC_POLY_CHEBYSHEV);
-  const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin), sigma = theta / delta;
-  PetscReal       z0 = 0.0;
+  const PetscReal theta = 0.5 * (poly->emax + poly->emin), delta = 0.5 * (poly->emax - poly->emin);
+  const PetscReal sigma = cheb ? theta / delta : 0.0; /* gmres/neumann have no interval: no 0/0 under -fp_trap */
+  PetscReal       z0    = 0.0;
 
   PetscFunctionBegin;
   *outits = its;
