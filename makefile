@@ -55,8 +55,8 @@ HAVE_NVML := $(shell ldconfig -p 2>/dev/null | grep -q 'libnvidia-ml.so.1 ' && e
 RUNENV    := LD_LIBRARY_PATH=$(if $(HAVE_NVML),,$(NVMLSTUB):)$${LD_LIBRARY_PATH:-}
 HAVE_GPU  := $(shell nvidia-smi -L >/dev/null 2>&1 && echo yes)
 GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
-EXAMPLES  := $(BUILD)/bin/ex19 $(BUILD)/bin/ex56 $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops $(BUILD)/bin/bench_pcapply \
-             $(BUILD)/bin/bench_assembly $(BUILD)/bin/ex2 $(BUILD)/bin/ex45 $(BUILD)/bin/ex5 $(BUILD)/bin/bench_kspsolve
+EXAMPLES   = $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops $(BUILD)/bin/bench_pcapply $(BUILD)/bin/bench_assembly \
+             $(foreach t,$(TUTORIALS),$(BUILD)/bin/$(word 1,$(subst :, ,$(t))))
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype
 endif
@@ -84,31 +84,21 @@ PETSC_TUTORIAL = $(firstword $(wildcard $(PETSC_DIR)/src/$(1) $(PETSC_DIR)/share
                    $(patsubst -I%,%/../src/$(1),$(PETSC_PRIVATE_INC))) $(PETSC_DIR)/src/$(1))
 # The whole-run benchmark (bench/run_wholerun_bench.sh) adds KSP's ex2 (MatSetValues one entry per call), ex45
 # (3D Poisson on a DMDA, MatSetValuesStencil), bench_kspsolve (3D Poisson assembled by COO) and SNES's ex5 (Bratu,
-# Jacobian by MatSetValuesStencil every Newton step)
-EX19_SRC := $(call PETSC_TUTORIAL,snes/tutorials/ex19.c)
-EX56_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex56.c)
-EX2_SRC  := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex2.c)
-EX45_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/ex45.c)
-EX5_SRC  := $(call PETSC_TUTORIAL,snes/tutorials/ex5.c)
-BENCH_KSPSOLVE_SRC := $(call PETSC_TUTORIAL,ksp/ksp/tutorials/bench_kspsolve.c)
-$(BUILD)/bin/ex19: $(EX19_SRC)
-	@mkdir -p $(@D)
-	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
-$(BUILD)/bin/ex56: $(EX56_SRC)
-	@mkdir -p $(@D)
-	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
-$(BUILD)/bin/ex2: $(EX2_SRC)
-	@mkdir -p $(@D)
-	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
-$(BUILD)/bin/ex45: $(EX45_SRC)
-	@mkdir -p $(@D)
-	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
-$(BUILD)/bin/ex5: $(EX5_SRC)
-	@mkdir -p $(@D)
-	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
-$(BUILD)/bin/bench_kspsolve: $(BENCH_KSPSOLVE_SRC)
-	@mkdir -p $(@D)
-	$(PCC) -o $@ $(CFLAGS_) $< $(PETSC_LIB)
+# Jacobian by MatSetValuesStencil every Newton step); its second set (programs never used to tune anything):
+# KSP ex50 (2D Poisson on a DMDA, KSPSetComputeOperators), ex34 (3D Neumann Poisson, DMDA), SNES ex12 (Poisson
+# by finite elements on a DMPlex: MatSetValuesClosure), SNES ex48 (3D hydrostatic ice, block size 2) and TS's
+# ex13 (2D heat equation on a DMDA, implicit time steps, Jacobian re-assembled each step).
+# name:path under src/ of PETSc's tutorials, each built unmodified into $(BUILD)/bin/name
+TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ksp/tutorials/ex2.c ex45:ksp/ksp/tutorials/ex45.c \
+             ex5:snes/tutorials/ex5.c bench_kspsolve:ksp/ksp/tutorials/bench_kspsolve.c ksp_ex50:ksp/ksp/tutorials/ex50.c \
+             ksp_ex34:ksp/ksp/tutorials/ex34.c snes_ex12:snes/tutorials/ex12.c snes_ex48:snes/tutorials/ex48.c \
+             ts_ex13:ts/tutorials/ex13.c
+define TUTORIAL_RULE
+$(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
+	@mkdir -p $$(@D)
+	$$(PCC) -o $$@ $$(CFLAGS_) $$< $$(PETSC_LIB)
+endef
+$(foreach t,$(TUTORIALS),$(eval $(call TUTORIAL_RULE,$(word 1,$(subst :, ,$(t))),$(word 2,$(subst :, ,$(t))))))
 $(BUILD)/bin/%: examples/%.c examples/spmvexamples.h $(LIB)
 	@mkdir -p $(@D)
 	$(PCC) -o $@ $(CFLAGS_) $< -Wl,-rpath,$(abspath $(BUILD)/lib) -L$(BUILD)/lib -lpetscspmv $(PETSC_LIB)

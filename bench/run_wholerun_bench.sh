@@ -25,6 +25,17 @@
 #                   (ILU(0) needs about 6000 GMRES iterations on 512x512: 323 and 741 in all on 64x64 and 128x128,
 #                   2.3x per doubling). The plugin types factor with cuSPARSE, as aijcusparse does (MatGetFactor finds
 #                   them registered with MATSOLVERCUSPARSE: aijspmv.cu), so the triangular solves run on the GPU too.
+# The second set, programs never used to tune anything (SET2; the first set above is SET1):
+#   ksp_ex50        KSP ex50: 2D Poisson on a DMDA (KSPSetComputeOperators, MatSetValuesStencil), CG + GAMG on a
+#                   scalar problem                                                        EX50_N=1024 / 64
+#   ksp_ex34        KSP ex34: 3D Poisson with Neumann conditions on a DMDA (a null space), CG + Jacobi
+#                                                                                          EX34_N=128 / 16
+#   snes_ex12       SNES ex12: Poisson by Q1 finite elements on a DMPlex box (MatSetValuesClosure), CG + GAMG
+#                                                                                          EX12_N=384 / 32 (N^2 cells)
+#   snes_ex48       SNES ex48: 3D hydrostatic ice, block size 2, GMRES + Jacobi, 7 Newton steps; a Jacobian that fits
+#                   in L2 (the issue's case where no format is clearly faster)             EX48 "-M 64 -N 64 -P 8" / "-M 16 -N 16 -P 4"
+#   ts_ex13         TS ex13: 2D heat equation on a DMDA, implicit steps (Jacobian re-assembled each step), GMRES +
+#                   its default ILU(0) (cuSPARSE's for every type)                          EX13_N=512 / 64, 10 steps
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
 # selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the
 # row kept per program and type is the median run by total_s), PIN_CPUS a CPU list for taskset (the processes and
@@ -47,7 +58,7 @@
 #   total_s     wall time of the process (date before and after mpiexec/the program): start-up, CUDA initialization,
 #               everything
 #   assembly_s  time under MatAssemblyBegin/End, MatSetPreallCOO, MatSetValuesCOO, MatSetValues (when logged),
-#               DMCreateMat, SNESJacobianEval (SNES: the whole Jacobian evaluation, including ex19's FD coloring) and
+#               DMCreateMat, SNESJacobianEval, TSJacobianEval (SNES, TS: the whole Jacobian evaluation, including ex19's FD coloring) and
 #               ex45's own event "Set values" (its ComputeMatrix/ComputeRHS), unless under PCSetUp (GAMG's products
 #               assemble matrices: that is set-up); plus the time outside every event (a stage's own time; ex45's event
 #               "User time" around its whole main counts as no event) of a stage that has one of those assembly events
@@ -61,7 +72,7 @@
 #               assembly, wherever it is called: before KSPSolve (ex56, bench_kspsolve -split_ksp, and KSPSolve's own
 #               KSPSetUp, which PETSc logs outside the KSPSolve event) or inside SNESSolve (every Newton step).
 #               (KSPSetUp alone would count ex45's matrix computation; PCSetUp is the PC's work, as asked for SNES.)
-#   solve_s     time under KSPSolve (KSP programs) or SNESSolve (SNES programs) that is neither assembly nor setup:
+#   solve_s     time under KSPSolve (KSP programs), SNESSolve (SNES programs) or TSStep (TS programs: every time step) that is neither assembly nor setup:
 #               the Krylov iterations, for SNES also the function evaluations and line search. The upload of new
 #               values (aijcusparse's MatCUSPARSCopyTo) and the plugin's format build or refresh (MatSpMVBuild,
 #               MatSpMVRefresh) count where they first happen: in the solve's first product, in PCSetUp (Jacobi's
@@ -78,16 +89,20 @@ BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; BIN=$BUILD/bin
 LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 MPIEXEC=${MPIEXEC:-mpiexec}
 SMOKE=${SMOKE:-0}; BEST_TYPE=${BEST_TYPE:-brc}; RUNS=${RUNS:-1}
-PROGRAMS=${PROGRAMS:-"ksp_ex2 ksp_ex45 snes_ex5 ksp_ex56 ksp_ex56_np2 ksp_bench_kspsolve snes_ex19 snes_ex19_ilu"}
+SET1="ksp_ex2 ksp_ex45 snes_ex5 ksp_ex56 ksp_ex56_np2 ksp_bench_kspsolve snes_ex19 snes_ex19_ilu"
+SET2="ksp_ex50 ksp_ex34 snes_ex12 snes_ex48 ts_ex13"
+PROGRAMS=${PROGRAMS:-"$SET1 $SET2"}
 BUDGET_S=${BUDGET_S:-540}
 if [ "$SMOKE" = 1 ]; then
   TYPES=${TYPES:-"aij spmv $BEST_TYPE"}; MATVEC=""; DMVEC=""; GPUOPT=""; RUN_TIMEOUT=${RUN_TIMEOUT:-120}
   EX2_N=${EX2_N:-60}; EX45_N=${EX45_N:-16}; EX5_N=${EX5_N:-48}; EX56_NE=${EX56_NE:-7}; BKS_N=${BKS_N:-16}; EX19_N=${EX19_N:-24}; EX19_ILU_N=${EX19_ILU_N:-24}
+  EX50_N=${EX50_N:-64}; EX34_N=${EX34_N:-16}; EX12_N=${EX12_N:-32}; EX48=${EX48:-"-M 16 -N 16 -P 4"}; EX13_N=${EX13_N:-64}
   device=cpu
 else
   TYPES=${TYPES:-"aijcusparse spmv $BEST_TYPE"}; MATVEC="-vec_type cuda"; DMVEC="-dm_vec_type cuda"; GPUOPT="-use_gpu_aware_mpi 0"
   RUN_TIMEOUT=${RUN_TIMEOUT:-150}
   EX2_N=${EX2_N:-1500}; EX45_N=${EX45_N:-128}; EX5_N=${EX5_N:-1000}; EX56_NE=${EX56_NE:-59}; BKS_N=${BKS_N:-128}; EX19_N=${EX19_N:-512}; EX19_ILU_N=${EX19_ILU_N:-128}
+  EX50_N=${EX50_N:-1024}; EX34_N=${EX34_N:-128}; EX12_N=${EX12_N:-384}; EX48=${EX48:-"-M 64 -N 64 -P 8"}; EX13_N=${EX13_N:-512}
   device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   [ -n "$device" ] || { echo "no GPU found (nvidia-smi): use SMOKE=1 on a machine without one" >&2; exit 1; }
 fi
@@ -99,7 +114,7 @@ csv=$OUT/wholerun-$slug-$(date +%Y%m%d).csv; [ -e "$csv" ] && csv=$OUT/wholerun-
 W=$OUT/wholerun/wholerun-$slug-$stamp; mkdir -p "$W"
 commit=$(cat .dev/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
-# program -> "binary|ranks|kind|matrix-type option|vector option|options"; kind: ksp or snes (the solve event)
+# program -> "binary|ranks|kind|matrix-type option|vector option|options"; kind: ksp, snes or ts (the solve event)
 declare -A P=(
   [ksp_ex2]="ex2|1|ksp|-mat_type|$MATVEC|-m $EX2_N -n $EX2_N -ksp_type cg -pc_type jacobi -ksp_converged_reason ${EX2_OPTS:-}"
   [ksp_ex45]="ex45|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX45_N -da_grid_y $EX45_N -da_grid_z $EX45_N -ksp_type gmres -pc_type jacobi -ksp_max_it $EX45_MAXIT -ksp_converged_reason ${EX45_OPTS:-}"
@@ -109,18 +124,24 @@ declare -A P=(
   [ksp_bench_kspsolve]="bench_kspsolve|1|ksp|-mat_type||-n $BKS_N -ksp_type cg -pc_type jacobi -split_ksp -ksp_converged_reason ${BKS_OPTS:-}"
   [snes_ex19]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_N -da_grid_y $EX19_N -snes_monitor -ksp_converged_reason -snes_converged_reason -pc_type jacobi ${EX19_OPTS:-}"
   [snes_ex19_ilu]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_ILU_N -da_grid_y $EX19_ILU_N -snes_monitor -ksp_converged_reason -snes_converged_reason ${EX19_ILU_OPTS:-}"
+  [ksp_ex50]="ksp_ex50|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX50_N -da_grid_y $EX50_N -ksp_type cg -pc_type gamg -ksp_converged_reason ${EX50_OPTS:-}"
+  [ksp_ex34]="ksp_ex34|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX34_N -da_grid_y $EX34_N -da_grid_z $EX34_N -ksp_type cg -pc_type jacobi -ksp_converged_reason ${EX34_OPTS:-}"
+  [snes_ex12]="snes_ex12|1|snes|-dm_mat_type|$DMVEC|-dm_plex_box_faces $EX12_N,$EX12_N -dm_plex_simplex 0 -petscspace_degree 1 -bc_type dirichlet -ksp_type cg -pc_type gamg -snes_converged_reason -ksp_converged_reason ${EX12_OPTS:-}"
+  [snes_ex48]="snes_ex48|1|snes|-dm_mat_type|$DMVEC|$EX48 -ksp_type gmres -pc_type jacobi -snes_converged_reason -ksp_converged_reason ${EX48_OPTS:-}"
+  [ts_ex13]="ts_ex13|1|ts|-dm_mat_type|$DMVEC|-da_grid_x $EX13_N -da_grid_y $EX13_N -ts_max_steps 10 -ksp_converged_reason ${EX13_OPTS:-}"
 )
 
 # parse LOG FLAMEGRAPH KIND -> "iterations assembly setup solve" (seconds)
 parse() {
   local log=$1 fg=$2 kind=$3 its stages solve=KSPSolve
   [ "$kind" = snes ] && solve=SNESSolve
+  [ "$kind" = ts ] && solve=TSStep
   its=$(awk '/Linear solve (converged|did not converge)/ {s += $NF; n++} END {print n ? s : "NA"}' "$log")
   stages=$(sed -n 's/^--- Event Stage [0-9]*: //p' "$log" | paste -sd'|')
   [ -s "$fg" ] || { echo "$its NA NA NA"; return; }
   awk -v its="$its" -v solve="$solve" -v stages="$stages" '
     BEGIN { n = split(stages, S, "|"); for (i = 1; i <= n; i++) bare[S[i]] = 1; bare["Main Stage"] = 1; bare["User time"] = 1
-            split("MatAssemblyBegin MatAssemblyEnd MatSetPreallCOO MatSetValuesCOO MatSetValues DMCreateMat SNESJacobianEval", A, " ")
+            split("MatAssemblyBegin MatAssemblyEnd MatSetPreallCOO MatSetValuesCOO MatSetValues DMCreateMat SNESJacobianEval TSJacobianEval", A, " ")
             for (i in A) asm[A[i]] = 1; asm["Set values"] = 1 }
     { v[NR] = $NF; s = $0; sub(/ [0-9]+$/, "", s); st[NR] = s
       k = split(s, F, ";"); p = F[1]; for (i = 2; i < k; i++) p = p ";" F[i]
