@@ -35,7 +35,7 @@
 #   snes_ex48       SNES ex48: 3D hydrostatic ice, block size 2, GMRES + Jacobi, 7 Newton steps; a Jacobian that fits
 #                   in L2 (the case where no format is clearly faster)             EX48 "-M 64 -N 64 -P 8" / "-M 16 -N 16 -P 4"
 #   ts_ex13         TS ex13: 2D heat equation on a DMDA, implicit steps (Jacobian re-assembled each step), GMRES +
-#                   its default ILU(0) (cuSPARSE's for every type)                          EX13_N=512 / 64, 10 steps
+#                   its default ILU(0) (cuSPARSE's for every type)                          EX13_N=256 / 64, 10 steps
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
 # selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the
 # row kept per program and type is the median run by total_s), PIN_CPUS a CPU list for taskset (the processes and
@@ -102,7 +102,7 @@ else
   TYPES=${TYPES:-"aijcusparse spmv $BEST_TYPE"}; MATVEC="-vec_type cuda"; DMVEC="-dm_vec_type cuda"; GPUOPT="-use_gpu_aware_mpi 0"
   RUN_TIMEOUT=${RUN_TIMEOUT:-150}
   EX2_N=${EX2_N:-1500}; EX45_N=${EX45_N:-128}; EX5_N=${EX5_N:-1000}; EX56_NE=${EX56_NE:-59}; BKS_N=${BKS_N:-128}; EX19_N=${EX19_N:-512}; EX19_ILU_N=${EX19_ILU_N:-128}
-  EX50_N=${EX50_N:-1024}; EX34_N=${EX34_N:-128}; EX12_N=${EX12_N:-384}; EX48=${EX48:-"-M 64 -N 64 -P 8"}; EX13_N=${EX13_N:-512}
+  EX50_N=${EX50_N:-1024}; EX34_N=${EX34_N:-128}; EX12_N=${EX12_N:-384}; EX48=${EX48:-"-M 64 -N 64 -P 8"}; EX13_N=${EX13_N:-256}
   device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   [ -n "$device" ] || { echo "no GPU found (nvidia-smi): use SMOKE=1 on a machine without one" >&2; exit 1; }
 fi
