@@ -51,13 +51,9 @@ int main(int argc, char **argv)
   MatInfo     info;
   FILE       *csv = NULL;
   PetscRandom rnd;
-  PetscBool   flg;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
-  /* the device memory a matrix takes is read with cudaMemGetInfo: the library's pool keeps no reserve here */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_spmv_pool_reserve", &flg));
-  if (!flg) PetscCall(PetscOptionsSetValue(NULL, "-mat_spmv_pool_reserve", "0"));
   PetscCall(PetscSpMVInitializePackage());
   PetscCall(PetscOptionsGetString(NULL, NULL, "-matrix", spec, sizeof(spec), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-types", types, sizeof(types), NULL));

@@ -345,7 +345,7 @@ int main(int argc, char **argv)
   PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0;
   PetscInt    seed = -1;
   PetscReal   tol = 1e-12;
-  PetscBool   gpu, typesset, floor = PETSC_TRUE, flg;
+  PetscBool   gpu, typesset, floor = PETSC_TRUE;
   double      copybw = 0;
   Result     *res;
   PetscMPIInt size;
@@ -355,9 +355,6 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_WRONG_MPI_SIZE, "bench_spmv runs on one process");
-  /* the device memory a matrix takes is read with cudaMemGetInfo: the library's pool keeps no reserve here */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_spmv_pool_reserve", &flg));
-  if (!flg) PetscCall(PetscOptionsSetValue(NULL, "-mat_spmv_pool_reserve", "0"));
   PetscCall(PetscSpMVInitializePackage());
   PetscCall(PetscLogDefaultBegin());
   gpu = SpMVHaveDevice();

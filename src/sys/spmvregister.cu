@@ -2,7 +2,6 @@
    dynamic-library entry point. A new format is one new folder plus one line in Formats[] below. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
-#include "../mat/impls/spmv/spmvdevice.cuh"
 #include "../mat/impls/spmv/brc/brc.h"
 #include "../mat/impls/spmv/suraa/suraa.h"
 #include "../mat/impls/spmv/ccoo/ccoo.h"
@@ -70,21 +69,6 @@ PetscErrorCode PetscSpMVMGPolyOption(void)
   PetscCall(PetscInfo(NULL, "-mg_poly %s: the polynomial smoother on every multigrid level\n", precisions[p]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
-/* -mat_spmv_pool_reserve <MiB>: what the library's device memory pool keeps mapped after a build (spmvdevice.cuh) */
-PetscErrorCode PoolOption(void)
-{
-  PetscInt  mib = 64;
-  PetscBool set;
-
-  PetscFunctionBegin;
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petsc-spmv: device memory", "Mat");
-  PetscCall(PetscOptionsInt("-mat_spmv_pool_reserve", "Device memory (MiB) the library's memory pool keeps mapped after a format build, for the next small builds and selections (0: give everything back to the driver)", "MatSetType", mib, &mib, &set));
-  PetscOptionsEnd();
-  PetscCheck(mib >= 0 && mib <= 1048576, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_pool_reserve %" PetscInt_FMT " must be in 0..1048576 MiB", mib);
-  if (set) PetscCall(spmv::SetPoolReserve((std::size_t)mib << 20));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 } // namespace
 
 /*@C
@@ -121,7 +105,6 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));
   PetscCall(PCRegister(PCPOLY, PCCreate_Poly));
   PetscCall(PetscSpMVMGPolyOption());
-  PetscCall(PoolOption());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -1,7 +1,7 @@
 /*
    The library's device memory pool (spmvdevice.cuh says why): one cudaMemPool_t per device, made at the first
    allocation on it, with no release threshold (freed memory stays in the pool, ready for the next allocation,
-   until TrimPool, which keeps the reserve mapped), destroyed at PetscFinalize (the driver frees it when its last allocation is freed).
+   until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed).
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
@@ -14,7 +14,6 @@ namespace
 constexpr int kMaxDevices = 64;
 cudaMemPool_t pools[kMaxDevices];
 bool          registered = false;
-std::size_t   reserve    = std::size_t(64) << 20; /* what TrimPool keeps mapped (spmvdevice.cuh) */
 
 PetscErrorCode DestroyPools(void)
 {
@@ -52,18 +51,11 @@ PetscErrorCode DevicePool(cudaMemPool_t *pool)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode SetPoolReserve(std::size_t bytes)
-{
-  PetscFunctionBegin;
-  reserve = bytes;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode TrimPool(void)
 {
   PetscFunctionBegin;
   for (cudaMemPool_t p : pools)
-    if (p) PetscCallCUDA(cudaMemPoolTrimTo(p, reserve));
+    if (p) PetscCallCUDA(cudaMemPoolTrimTo(p, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace spmv

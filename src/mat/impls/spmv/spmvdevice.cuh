@@ -30,17 +30,11 @@ inline unsigned GridFor(int64_t threads, int block, int64_t cap)
    cudaMalloc/cudaFree: on the H100 these took 50-380 us each (a build makes 10-20 arrays; the selection of the
    automatic format builds several formats), a pool allocation 3 us. The pool keeps what is freed until TrimPool()
    hands it back to the driver; the generic type trims after every device (re)build and release, so between
-   matrix operations the pool holds only live layouts, as cudaMalloc would, plus a reserve of at most
-   kPoolReserve bytes: a pool trimmed to nothing maps new memory at the next allocation (the statistics of the
-   automatic format's next selection took 0.3-0.7 ms on the H100 that way, for a pass that reads 1-7M nonzeros in
-   10-30 us); the reserve serves the small builds and selections (GAMG's coarse levels, transfer operators) from
-   memory already mapped. 64 MiB by default (0.08% of an H100, less than one fine-level layout of the benchmark);
-   -mat_spmv_pool_reserve <MiB> at PetscInitialize (0: trim to nothing, as the memory benchmarks do).
+   matrix operations the pool holds only live layouts, as cudaMalloc would.
    Stream order: an allocation or free given a stream s is ordered on s (the build's stream: no synchronization);
    without a stream, DeviceAlloc returns memory ready for any stream and DeviceFree first waits for the device
    (what cudaMalloc/cudaFree do), so callers that do not know the stream of the memory's last use stay safe. */
 PetscErrorCode DevicePool(cudaMemPool_t *);
-PetscErrorCode SetPoolReserve(std::size_t bytes);
 PetscErrorCode TrimPool(void);
 
 /* n entries of T (at least one, so that the pointer is never null) from the pool; adds n * sizeof(T) to *bytes
