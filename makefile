@@ -87,12 +87,13 @@ PETSC_TUTORIAL = $(firstword $(wildcard $(PETSC_DIR)/src/$(1) $(PETSC_DIR)/share
 # Jacobian by MatSetValuesStencil every Newton step); its second set (programs never used to tune anything):
 # KSP ex50 (2D Poisson on a DMDA, KSPSetComputeOperators), ex34 (3D Neumann Poisson, DMDA), SNES ex12 (Poisson
 # by finite elements on a DMPlex: MatSetValuesClosure), SNES ex48 (3D hydrostatic ice, block size 2) and TS's
-# ex13 (2D heat equation on a DMDA, implicit time steps, Jacobian re-assembled each step).
+# ex13 (2D heat equation on a DMDA, implicit time steps, Jacobian re-assembled each step); KSP ex10 (MatLoad of a
+# binary file) for the tests.
 # name:path under src/ of PETSc's tutorials, each built unmodified into $(BUILD)/bin/name
 TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ksp/tutorials/ex2.c ex45:ksp/ksp/tutorials/ex45.c \
              ex5:snes/tutorials/ex5.c bench_kspsolve:ksp/ksp/tutorials/bench_kspsolve.c ksp_ex50:ksp/ksp/tutorials/ex50.c \
              ksp_ex34:ksp/ksp/tutorials/ex34.c snes_ex12:snes/tutorials/ex12.c snes_ex48:snes/tutorials/ex48.c \
-             ts_ex13:ts/tutorials/ex13.c
+             ts_ex13:ts/tutorials/ex13.c ksp_ex10:ksp/ksp/tutorials/ex10.c
 define TUTORIAL_RULE
 $(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
 	@mkdir -p $$(@D)

@@ -305,6 +305,29 @@ run mg_poly_one_option          grep_run "precision: single (the polynomial's pr
 run mg_poly_one_option_override grep_run "chebyshev polynomial of degree 3" "$BIN/ex56" -dll_append "$LIB" -ne 7 -ksp_type cg -pc_type gamg -mg_poly double -mg_levels_pc_poly_degree 3 -ksp_view
 run mg_poly_one_option_help     grep_run "mg_poly: <" "$BIN/ex56" -dll_append "$LIB" -ne 7 -help
 expect_error mg_poly_bad_value  'Unknown option "half" for -mg_poly' "$BIN/ex56" -dll_append "$LIB" -ne 7 -mg_poly half
+# 9c. unmodified PETSc tutorials that no tuning used, every type against aij (host references): every solve converges,
+#     as many solves, each within 10% (+2) of aij's iterations (the formats sum rows in other orders): MatLoad of a
+#     binary file (KSP ex10, 1 and 2 ranks), finite elements on a DMPlex (SNES ex12, GAMG), a DMDA through
+#     KSPSetComputeOperators with GAMG on a scalar problem (KSP ex50), a Neumann problem with a null space (KSP ex34),
+#     block size 2 (SNES ex48), implicit time steps (TS ex13)
+same_solves() {
+  local name=$1 type=$2 np=$3; shift 3
+  local ex="$MPIEXEC -n $np $* -dll_append $LIB -ksp_converged_reason"
+  $ex -mat_type aij -dm_mat_type aij > "$LOG/$name.aij.log" 2>&1 && $ex -mat_type $type -dm_mat_type $type > "$LOG/$name.$type.log" 2>&1 || return 1
+  ! grep -q "DIVERGED\|did not converge" "$LOG/$name.$type.log" || return 1
+  paste <(awk '/Linear solve converged/ {print $NF}' "$LOG/$name.aij.log") <(awk '/Linear solve converged/ {print $NF}' "$LOG/$name.$type.log") |
+    awk '{ if ($1 == "" || $2 == "" || $2 > 1.1 * $1 + 2 || $2 < 0.9 * $1 - 2) bad = 1; n++ } END { exit (bad || n == 0) }'
+}
+plain "$BIN/spmv_solve" -f stencil27:n=10 -mat_type aij -mat_view binary:"$LOG/ex10_stencil27.bin" > /dev/null 2>&1
+for T in $TYPES; do
+  run tutorial_ksp_ex10_$T       same_solves tutorial_ksp_ex10_$T $T 1 "$BIN/ksp_ex10" -f "$LOG/ex10_stencil27.bin" -rhs one -ksp_type gmres -pc_type jacobi
+  run tutorial_ksp_ex10_n2_$T    same_solves tutorial_ksp_ex10_n2_$T $T 2 "$BIN/ksp_ex10" -f "$LOG/ex10_stencil27.bin" -rhs one -ksp_type gmres -pc_type bjacobi
+  run tutorial_snes_ex12_$T      same_solves tutorial_snes_ex12_$T $T 1 "$BIN/snes_ex12" -dm_plex_box_faces 16,16 -dm_plex_simplex 0 -petscspace_degree 1 -bc_type dirichlet -ksp_type cg -pc_type gamg
+  run tutorial_ksp_ex50_$T       same_solves tutorial_ksp_ex50_$T $T 1 "$BIN/ksp_ex50" -da_grid_x 48 -da_grid_y 48 -ksp_type cg -pc_type gamg
+  run tutorial_ksp_ex34_$T       same_solves tutorial_ksp_ex34_$T $T 1 "$BIN/ksp_ex34" -da_grid_x 12 -da_grid_y 12 -da_grid_z 12 -ksp_type cg -pc_type jacobi
+  run tutorial_snes_ex48_$T      same_solves tutorial_snes_ex48_$T $T 1 "$BIN/snes_ex48" -M 8 -N 8 -P 4 -ksp_type gmres -pc_type jacobi
+  run tutorial_ts_ex13_$T        same_solves tutorial_ts_ex13_$T $T 1 "$BIN/ts_ex13" -da_grid_x 32 -da_grid_y 32 -ts_max_steps 3
+done
 # 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 # the assembly benchmark's CPU smoke run (every API and operation, products checked against aij), 1 and 2 ranks
