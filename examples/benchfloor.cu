@@ -54,15 +54,23 @@ __global__ void __launch_bounds__(256) Floor16(long long nnz, int m, const int *
   double          acc    = 0;
 
   for (long long base = warp * 256; base < nnz; base += nwarps * 256) {
-    int       c[8];
-    double    v[8];
+    int            c[8];
+    unsigned short o[8];
+    double         v[8];
+    /* the offsets, the values and the two tile bases all in flight at once (a base awaited before the offsets
+       are loaded costs a memory latency per chunk); a wide tile's columns then come from the CSR */
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const long long e = base + k * 32 + lane;
+      o[k]              = e < nnz ? __ldcs(off + e) : 0;
+      v[k]              = e < nnz ? __ldcs(a + e) : 0.0;
+    }
     const int b0 = __ldg(tbase + base / kTile16), b1 = base + kTile16 < nnz ? __ldg(tbase + base / kTile16 + 1) : 0;
 #pragma unroll
     for (int k = 0; k < 8; k++) {
       const long long e = base + k * 32 + lane;
       const int       b = k < 4 ? b0 : b1;
-      c[k]              = e < nnz ? (b >= 0 ? b + (int)__ldcs(off + e) : __ldcs(cj + e)) : 0;
-      v[k]              = e < nnz ? __ldcs(a + e) : 0.0;
+      c[k]              = b >= 0 ? b + (int)o[k] : (e < nnz ? __ldcs(cj + e) : 0);
     }
 #pragma unroll
     for (int k = 0; k < 8; k++) acc += v[k] * __ldg(x + c[k]);

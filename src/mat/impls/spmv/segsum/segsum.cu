@@ -141,14 +141,14 @@ __device__ __forceinline__ void LoadOffsets(const unsigned short *__restrict__ o
 
 /* Software pipeline: what tile t needs from memory before its x gather and its descriptor, loaded one tile
    ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane).
-   dcsr (C16): the columns of a narrow tile from its 16-bit offsets, of a wide one from the CSR */
+   dcsr (C16): the columns of a narrow tile from its 16-bit offsets, of a wide one from the CSR; base is the tile's
+   base, loaded with the warp's tile boundaries (a load of it here would delay every load of the tile by a
+   memory latency: measured, dcsr then ran 10-40% behind segsum) */
 template <int T, typename V, bool C16>
-__device__ __forceinline__ void Fetch(const Dev &D, const Cols16<C16> &K, int64_t t, int lane, int lo, int hi, int (&c)[T], V (&v)[T], int &pa, int &pb)
+__device__ __forceinline__ void Fetch(const Dev &D, const Cols16<C16> &K, int64_t t, int lane, int lo, int hi, int base, int (&c)[T], V (&v)[T], int &pa, int &pb)
 {
   constexpr int WT = kW * T;
   const int64_t tb = t * WT, e0 = tb + (int64_t)lane * T;
-  int           base = -1;
-  if constexpr (C16) base = __ldg(K.base + t);
   if (tb + WT <= D.nnz) {
     LoadLane<T, V>(D.cj, Vals<V>(D), e0, c, v, !C16 || base < 0);
     if constexpr (C16)
@@ -224,6 +224,8 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
   const int64_t nnz = D.nnz, t0 = g * D.S;
   const int     ntw     = (int)min((int64_t)D.S, D.ntiles - t0);
   const int     rb      = lane <= ntw ? __ldg(D.bound + t0 + lane) : 0; /* lane i: first row of tile i */
+  int           tb16    = 0; /* dcsr: lane i: the base of tile i */
+  if constexpr (C16) tb16 = lane < ntw ? __ldg(K.base + t0 + lane) : 0;
   const int     slot    = __ldg(D.wslot + g);
   int           r_hi    = __shfl_sync(kFull, rb, 0);
   const int     syncrow = slot >= 0 ? r_hi : -1; /* first row, when it started in an earlier warp */
@@ -232,7 +234,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
 
   int cn[T], pa = 0, pb = 0; /* the next tile, loaded one tile ahead */
   V   vn[T];
-  Fetch<T, V, C16>(D, K, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), cn, vn, pa, pb);
+  Fetch<T, V, C16>(D, K, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), C16 ? __shfl_sync(kFull, tb16, 0) : 0, cn, vn, pa, pb);
   for (int i = 0; i < ntw; i++) {
     int    c[T];
     V      v[T];
@@ -247,7 +249,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
     const int     r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
     r_hi               = __shfl_sync(kFull, rb, i + 1);
     const int nxt_hi   = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
-    if (i + 1 < ntw) Fetch<T, V, C16>(D, K, t0 + i + 1, lane, r_hi, nxt_hi, cn, vn, pa, pb);
+    if (i + 1 < ntw) Fetch<T, V, C16>(D, K, t0 + i + 1, lane, r_hi, nxt_hi, C16 ? __shfl_sync(kFull, tb16, i + 1) : 0, cn, vn, pa, pb);
     const int64_t e0   = tb + (int64_t)lane * T;
     const bool    full = tb + WT <= nnz;
 #pragma unroll
