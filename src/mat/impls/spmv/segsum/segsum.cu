@@ -111,37 +111,40 @@ __device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__
 }
 
 /* dcsr: a lane's T 16-bit column offsets (T*2 bytes, aligned: the array is padded to whole tiles), streamed,
-   added to the tile's base */
+   kept packed two to a word in c[0 .. T/2-1] until the tile is used (Unpack). Unpacking here, in the prefetch,
+   would make the warp wait for the load right away and lose the pipeline: measured on the H100, dcsr then ran
+   13% behind segsum wherever its tiles were narrow (and level where they were wide). */
 template <int T>
-__device__ __forceinline__ void LoadOffsets(const unsigned short *__restrict__ off, int base, int64_t e0, int (&c)[T])
+__device__ __forceinline__ void LoadPacked(const unsigned short *__restrict__ off, int64_t e0, int (&c)[T])
 {
-  if constexpr (T == 2) {
-    const unsigned w = __ldcs(reinterpret_cast<const unsigned *>(off + e0));
-    c[0]             = base + (int)(w & 0xffffu);
-    c[1]             = base + (int)(w >> 16);
-  } else if constexpr (T == 4) {
+  if constexpr (T == 2) c[0] = (int)__ldcs(reinterpret_cast<const unsigned *>(off + e0));
+  else if constexpr (T == 4) {
     const uint2 w = __ldcs(reinterpret_cast<const uint2 *>(off + e0));
-    c[0]          = base + (int)(w.x & 0xffffu);
-    c[1]          = base + (int)(w.x >> 16);
-    c[2]          = base + (int)(w.y & 0xffffu);
-    c[3]          = base + (int)(w.y >> 16);
+    c[0]          = (int)w.x;
+    c[1]          = (int)w.y;
   } else {
 #pragma unroll
     for (int q = 0; q < T / 8; q++) {
-      const uint4 w    = __ldcs(reinterpret_cast<const uint4 *>(off + e0) + q);
-      const unsigned u[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-      for (int h = 0; h < 4; h++) {
-        c[8 * q + 2 * h]     = base + (int)(u[h] & 0xffffu);
-        c[8 * q + 2 * h + 1] = base + (int)(u[h] >> 16);
-      }
+      const uint4 w = __ldcs(reinterpret_cast<const uint4 *>(off + e0) + q);
+      c[4 * q]      = (int)w.x;
+      c[4 * q + 1]  = (int)w.y;
+      c[4 * q + 2]  = (int)w.z;
+      c[4 * q + 3]  = (int)w.w;
     }
   }
+}
+/* the columns from the packed offsets and the tile's base (in place, from the top: c[k] reads c[k/2] <= c[k]) */
+template <int T>
+__device__ __forceinline__ void Unpack(int base, int (&c)[T])
+{
+#pragma unroll
+  for (int k = T - 1; k >= 0; k--) c[k] = base + (int)(((unsigned)c[k / 2] >> (16 * (k & 1))) & 0xffffu);
 }
 
 /* Software pipeline: what tile t needs from memory before its x gather and its descriptor, loaded one tile
    ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane).
-   dcsr (C16): the columns of a narrow tile from its 16-bit offsets, of a wide one from the CSR; base is the tile's
+   dcsr (C16): a full narrow tile's 16-bit offsets, packed (see LoadPacked), a wide or partial one's columns from
+   the CSR (the kernel unpacks where base >= 0 and the tile is full); base is the tile's
    base, loaded with the warp's tile boundaries (a load of it here would delay every load of the tile by a
    memory latency: measured, dcsr then ran 10-40% behind segsum) */
 template <int T, typename V, bool C16>
@@ -152,14 +155,12 @@ __device__ __forceinline__ void Fetch(const Dev &D, const Cols16<C16> &K, int64_
   if (tb + WT <= D.nnz) {
     LoadLane<T, V>(D.cj, Vals<V>(D), e0, c, v, !C16 || base < 0);
     if constexpr (C16)
-      if (base >= 0) LoadOffsets<T>(K.off, base, e0, c);
+      if (base >= 0) LoadPacked<T>(K.off, e0, c);
   } else { /* the last, partial tile */
 #pragma unroll
     for (int k = 0; k < T; k++) {
       const bool in = e0 + k < D.nnz;
       c[k]          = in ? __ldcs(D.cj + e0 + k) : 0;
-      if constexpr (C16)
-        if (in && base >= 0) c[k] = base + (int)__ldcs(K.off + e0 + k);
       v[k]          = in ? __ldcs(Vals<V>(D) + e0 + k) : V(0);
     }
   }
@@ -252,6 +253,10 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
     if (i + 1 < ntw) Fetch<T, V, C16>(D, K, t0 + i + 1, lane, r_hi, nxt_hi, C16 ? __shfl_sync(kFull, tb16, i + 1) : 0, cn, vn, pa, pb);
     const int64_t e0   = tb + (int64_t)lane * T;
     const bool    full = tb + WT <= nnz;
+    if constexpr (C16) {
+      const int cb = __shfl_sync(kFull, tb16, i);
+      if (cb >= 0 && full) Unpack<T>(cb, c);
+    }
 #pragma unroll
     for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? __ldg(x + c[k]) : 0.0;
 
