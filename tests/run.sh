@@ -198,6 +198,7 @@ run dcsr_view_bytes           grep_run "dcsr: a product reads [0-9.]* bytes per 
 run dcsr_view_tiles           grep_run "dcsr: 16-bit column offsets in \([0-9]*\) of \1 tiles; 0 wide" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
 run spmv_forced_dcsr          grep_run "spmv: -mat_spmv_format dcsr: no selection" ex19_type spmv -mat_spmv_format dcsr -mat_view ::ascii_info -snes_max_it 1
 run spmv_view_dcsr_stats      grep_run "spmv: dcsr: 100.0% of the 128-nonzero tiles" ex19_type spmv -mat_view ::ascii_info -snes_max_it 1
+run spmv_rank_dcsr            grep_run "dcsr's 16-bit columns in place of segsum" ex19_type spmv -mat_spmv_dcsr -mat_view ::ascii_info -snes_max_it 1
 expect_error bad_argcsr_block_size  "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 48
 expect_error bad_argcsr_block_big   "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 2048
 expect_error bad_argcsr_chunk_size  "mat_argcsr_desired_chunk_size" ex19_type argcsr -mat_argcsr_desired_chunk_size 0

@@ -9,10 +9,10 @@
      3. rule           generated families go to the format the rule promises: 7-point stencil -> ccoo,
                        27-point stencil with random values -> brc, constant values -> ccoo, power-law rows
                        with columns anywhere -> brc, a few dense rows with columns anywhere -> argcsr,
-                       irregular rows with local columns -> dcsr (segsum's place where at least half of the
-                       128-nonzero tiles span <= 65536 columns); every GPU plan times csr first and at
-                       least one library format, within the budget unless the first ranked alone exceeds it,
-                       and the safety net (segsum, or dcsr in its place)
+                       irregular rows with local columns -> segsum (dcsr in its place with -mat_spmv_dcsr where
+                       at least half of the 128-nonzero tiles span <= 65536 columns, the same plan otherwise);
+                       every GPU plan times csr first and at least one library format, within the budget unless
+                       the first ranked alone exceeds it, and the safety net (segsum, or dcsr in its place)
      4. options        budget 0 and a large budget, -mat_spmv_candidates lists, -mat_spmv_deterministic
                        (never ccoo; brc only where it splits no row, which BRC's width options decide),
                        unknown names and empty candidate sets refused with PETSc errors
@@ -269,7 +269,7 @@ static int PlanFor(const Csr &A, const SpMVAutoOptions &o, SpMVAutoPlan *p, SpMV
     Check(p->ntime >= 2 && p->time[0] == AUTO_CSR && p->time[1] == p->rank[0], "GPU plan %s must be csr, then the first ranked (%s)", Names(p->time, p->ntime).c_str(), Names(p->rank, p->nrank).c_str());
     /* within the budget, but for the first ranked, brc beside a bet on CCOO's padding and the safety net: segsum, or
        dcsr where at least half of its tiles take 16-bit columns */
-    const int net = s.Tile16Fraction() >= 0.5 ? AUTO_DCSR : AUTO_SEGSUM;
+    const int net = o.dcsr && s.Tile16Fraction() >= 0.5 ? AUTO_DCSR : AUTO_SEGSUM;
     Check(p->ntime <= 4 || p->expected <= o.budget, "plan %s expected %g over the budget %g", Names(p->time, p->ntime).c_str(), p->expected, (double)o.budget);
     Check(std::find(p->time, p->time + p->ntime, net) != p->time + p->ntime, "plan %s without the %s safety net", Names(p->time, p->ntime).c_str(), SpMVAutoNames[net]);
     Check(std::find(p->time, p->time + p->ntime, net == AUTO_DCSR ? AUTO_SEGSUM : AUTO_DCSR) == p->time + p->ntime, "plan %s times both segsum and dcsr", Names(p->time, p->ntime).c_str());
@@ -298,7 +298,7 @@ static PetscErrorCode TestRule(Rng &rng)
   fam.push_back({"27-point constant", Stencil(16, 27, true, rng), AUTO_CCOO, 3});
   fam.push_back({"power law", PowerLaw(150000, rng), AUTO_BRC, 3});
   fam.push_back({"dense rows", DenseRows(150000, 6, 20000, 6, rng), AUTO_ARGCSR, 3});
-  fam.push_back({"irregular local", IrregularLocal(40000, rng), AUTO_DCSR, 3}); /* segsum's place: its tiles are narrow */
+  fam.push_back({"irregular local", IrregularLocal(40000, rng), AUTO_SEGSUM, 3});
   fam.push_back({"long local rows", LongLocal(40000, rng), AUTO_CCOO, 3});
   for (const Family &f : fam) {
     SpMVAutoStats st;
@@ -307,6 +307,21 @@ static PetscErrorCode TestRule(Rng &rng)
     Check(h == f.expect, "chose %s, expected %s (%s; mean %.2f cv %.2f max %lld, 16-bit windows %.2f, cover %.2f, long rows %.4f)", h >= 0 ? SpMVAutoNames[h] : "?", SpMVAutoNames[f.expect], p.why, st.Mean(), st.CV(), (long long)st.maxlen, st.Col16Fraction(), st.ValueCover(), st.LongRowFraction());
     Check(p.ntime == f.ntime, "GPU plan %s, expected %d candidates", Names(p.time, p.ntime).c_str(), f.ntime);
     std::printf("  %-18s -> %-6s GPU times %-20s expected %5.1f cuSPARSE products; ccoo bytes %.3f of csr; %s\n", f.name, h >= 0 ? SpMVAutoNames[h] : "?", Names(p.time, p.ntime).c_str(), p.expected, SpMVAutoCCOOBytesRatio(st), p.why);
+  }
+  { /* -mat_spmv_dcsr: dcsr takes segsum's place (rank, net) where its tiles are narrow, and the plans keep their length */
+    SpMVAutoOptions od;
+    od.dcsr = PETSC_TRUE;
+    for (const Family &f : fam) {
+      SpMVAutoStats st;
+      SpMVAutoPlan  q;
+      g_context   = f.name;
+      const int h = PlanFor(f.A, od, &q, &st);
+      PlanFor(f.A, o, &p);
+      const bool narrow = st.Tile16Fraction() >= 0.5;
+      Check(h == (narrow && f.expect == AUTO_SEGSUM ? AUTO_DCSR : f.expect), "-mat_spmv_dcsr: chose %s (tiles narrow: %.2f)", h >= 0 ? SpMVAutoNames[h] : "?", st.Tile16Fraction());
+      Check(q.ntime == p.ntime, "-mat_spmv_dcsr: plan %s, without it %s", Names(q.time, q.ntime).c_str(), Names(p.time, p.ntime).c_str());
+      for (int k = 0; k < p.ntime; k++) Check(q.time[k] == (narrow && p.time[k] == AUTO_SEGSUM ? AUTO_DCSR : p.time[k]), "-mat_spmv_dcsr: plan %s, without it %s", Names(q.time, q.ntime).c_str(), Names(p.time, p.ntime).c_str());
+    }
   }
   ReportGroup("3 rule", before, "stencils, constant values, power law, dense rows, irregular and long local rows; csr + >= 1 format within the budget");
 

@@ -502,6 +502,7 @@ public:
     PetscCall(PetscOptionsBool("-mat_spmv_deterministic", "Only formats whose products are bitwise reproducible run to run: argcsr, segsum, suraa, csr (cuSPARSE CSR_ALG2), brc where it splits no row", "MatSpMVGetFormat", opt.deterministic, &opt.deterministic, NULL));
     PetscCall(PetscOptionsReal("-mat_spmv_budget", "Selection cost allowed, in cuSPARSE products of the matrix: ranked formats after the first are timed while the estimate, and on the GPU the time spent, stay within it", "MatSpMVGetFormat", opt.budget, &opt.budget, NULL));
     PetscCheck(opt.budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_budget %g must be >= 0", (double)opt.budget);
+    PetscCall(PetscOptionsBool("-mat_spmv_dcsr", "Rank dcsr (16-bit column offsets) in segsum's place where at least half of its 128-nonzero tiles span <= 65536 columns", "MatSpMVGetFormat", opt.dcsr, &opt.dcsr, NULL));
     PetscCall(PetscOptionsReal("-mat_spmv_margin", "A format replaces cuSPARSE's product (csr) only when its timed product is faster by at least this fraction", "MatSpMVGetFormat", opt.margin, &opt.margin, NULL));
     PetscCheck(opt.margin >= 0 && opt.margin < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_margin %g must be in [0, 1)", (double)opt.margin);
     if (opt.format >= 0 && opt.deterministic) PetscCheck(opt.format != AUTO_CCOO, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_spmv_format ccoo with -mat_spmv_deterministic: CCOO combines rows that cross a chunk with atomics");

@@ -126,10 +126,12 @@ struct SpMVAutoOptions {
   PetscBool deterministic = PETSC_FALSE;
   PetscReal budget        = 40;    /* expected selection cost allowed, in cuSPARSE products */
   PetscReal margin        = 0.03;  /* a format replaces csr when its timed product is at least this much faster */
+  PetscBool dcsr          = PETSC_FALSE; /* -mat_spmv_dcsr: rank dcsr in segsum's place where its tiles are narrow (off: on the
+                                            H100, dcsr has not yet run ahead of segsum, see autohost.cxx) */
   BRCOptions brc          = BRCPluginDefaults(); /* BRC's width options (read, not printed, by the auto format): does BRC split rows? */
   bool operator==(const SpMVAutoOptions &o) const
   {
-    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
+    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && dcsr == o.dcsr && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
   }
 };
 
