@@ -7,7 +7,8 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
                            "A type may carry a variant, type/name: the converted matrix gets the options prefix name_, so\n"
                            "-types argcsr,argcsr/d8 -d8_mat_argcsr_desired_chunk_size 8 measures both layouts in one run.\n"
                            "With a GPU, two floor kernels are timed on each matrix's device CSR (-floor): floor-stream reads the\n"
-                           "CSR arrays once (no x), floor-gather also reads x[col] in CSR order, perfectly balanced (no rows).\n\n";
+                           "CSR arrays once (no x), floor-gather also reads x[col] in CSR order, perfectly balanced (no rows),\n"
+                           "floor-gather16 the same over dcsr's 16-bit column offsets (128-nonzero tiles spanning <= 65536 columns).\n\n";
 
 /*
    Usage:
@@ -33,13 +34,13 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
 #include "spmvexamples.h"
 
 /* examples/benchfloor.cu: a shell matrix whose MatMult runs a floor kernel on A's device CSR */
-PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat, PetscBool, Mat *);
+PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat, PetscInt, Mat *);
 
 #define MAXTYPES 64
 #define NWARMUP  10
 
 /* Plugin types known to this benchmark (the default -types); add new roots here */
-static const char *PluginTypes[] = {MATSPMV, MATBRC, MATSURAA, MATCCOO, MATARGCSR, MATSEGSUM};
+static const char *PluginTypes[] = {MATSPMV, MATBRC, MATSURAA, MATCCOO, MATARGCSR, MATSEGSUM, MATDCSR};
 
 typedef struct {
   char      matrix[PETSC_MAX_PATH_LEN];
@@ -57,7 +58,41 @@ typedef struct {
   double    selectfirst;            /* spmv on a GPU: the same in a first, unmeasured conversion (kernels not loaded yet) */
   char      chosen[16];             /* plugin types: the format running the products (spmv: the one it chose) */
   double    err, err2;              /* relative errors: first product, product after the refresh */
+  double    bpn;                    /* matrix bytes a product reads per nonzero, where known (CSR-order layouts); < 0 unknown */
 } Result;
+
+/* Matrix bytes a product reads per nonzero (values, columns, row offsets) for the layouts that keep CSR order, from the
+   host CSR: the CSR itself (aijcusparse, segsum, the floors, spmv running csr or segsum) 12 + 4 (m+1)/nnz; dcsr and
+   floor-gather16: 8 + 2 per nonzero of a 128-nonzero tile spanning <= 65536 columns, 4 per nonzero of a wider tile,
+   4 per tile (its base) + 4 (m+1)/nnz. Other layouts (padding, sorting): -1 (their own -mat_view tells) */
+static PetscErrorCode BytesPerNnz(Mat A, const char *type, const char *chosen, double *bpn)
+{
+  const PetscInt *ia, *ja;
+  PetscInt        m, nz;
+  PetscBool       done, csr, d16;
+
+  PetscFunctionBegin;
+  *bpn = -1;
+  csr  = (PetscBool)(!strcmp(type, "aijcusparse") || !strcmp(type, MATSEGSUM) || !strcmp(type, "floor-stream") || !strcmp(type, "floor-gather") || (!strcmp(type, MATSPMV) && (!strcmp(chosen, "csr") || !strcmp(chosen, MATSEGSUM))));
+  d16  = (PetscBool)(!strcmp(type, MATDCSR) || !strcmp(type, "floor-gather16") || (!strcmp(type, MATSPMV) && !strcmp(chosen, MATDCSR)));
+  if (!csr && !d16) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no row access");
+  nz = ia[m];
+  if (nz && csr) *bpn = 12.0 + 4.0 * (double)(m + 1) / (double)nz;
+  else if (nz) {
+    double cols = 0;
+    for (PetscInt t0 = 0; t0 < nz; t0 += 128) {
+      const PetscInt t1 = PetscMin(t0 + 128, nz);
+      PetscInt       lo = ja[t0], hi = ja[t0];
+      for (PetscInt e = t0; e < t1; e++) lo = PetscMin(lo, ja[e]), hi = PetscMax(hi, ja[e]);
+      cols += (hi - lo <= 65535 ? 2.0 : 4.0) * (double)(t1 - t0) + 4.0;
+    }
+    *bpn = 8.0 + (cols + 4.0 * (double)(m + 1)) / (double)nz;
+  }
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode Sync(PetscBool gpu)
 {
@@ -169,7 +204,7 @@ static PetscErrorCode RelError(Vec y, Vec y0, PetscScalar s, double *err)
 
 static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAIJCUSPARSE) || !strcmp(t, MATSEQAIJCUSPARSE)); }
 static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strncmp(t, MATSELLCUDA, strlen(MATSELLCUDA)) || !strncmp(t, MATSEQSELLCUDA, strlen(MATSEQSELLCUDA))); }
-static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather")); }
+static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather") || !strcmp(t, "floor-gather16")); }
 static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || IsFloor(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
 
 /* "type/variant": the base type and the options prefix "variant_" (empty without a variant) */
@@ -233,7 +268,7 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   PetscCall(PluginEvents(ev0));
   PetscCall(Sync(gpu));
   PetscCall(PetscTime(&t0));
-  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, (PetscBool)!strcmp(base, "floor-gather"), &B));
+  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, !strcmp(base, "floor-gather16") ? 2 : !strcmp(base, "floor-gather") ? 1 : 0, &B));
   else if (IsSellCuda(base)) { /* through SeqSELL: the direct AIJ -> SELLCUDA conversion is very slow */
     PetscCall(MatConvert(A, MATSEQSELL, MAT_INITIAL_MATRIX, &B));
     PetscCall(MatConvert(B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, &B));
@@ -369,7 +404,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-json", "Write the results to this JSON file", NULL, json, json, sizeof(json), NULL));
   PetscCall(PetscOptionsString("-commit", "Git commit of the code measured (recorded with the results)", NULL, commit, commit, sizeof(commit), NULL));
   PetscCall(PetscOptionsInt("-seed", "Seed of the random x (default: a fresh one per matrix)", NULL, seed, &seed, NULL));
-  PetscCall(PetscOptionsBool("-floor", "With a GPU, also time the floor kernels floor-stream and floor-gather on each matrix", NULL, floor, &floor, NULL));
+  PetscCall(PetscOptionsBool("-floor", "With a GPU, also time the floor kernels floor-stream, floor-gather and floor-gather16 on each matrix", NULL, floor, &floor, NULL));
   PetscOptionsEnd();
   PetscCheck(trials >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-trials and -reps must be positive");
 
@@ -382,7 +417,7 @@ int main(int argc, char **argv)
     }
     if (gpu) PetscCall(PetscStrlcat(typestr, "," MATAIJCUSPARSE "," MATSELLCUDA, sizeof(typestr)));
   }
-  if (gpu && floor) PetscCall(PetscStrlcat(typestr, ",floor-stream,floor-gather", sizeof(typestr)));
+  if (gpu && floor) PetscCall(PetscStrlcat(typestr, ",floor-stream,floor-gather,floor-gather16", sizeof(typestr)));
   PetscCall(PetscStrToArray(typestr, ',', &ntype, &typelist));
   PetscCall(PetscStrToArray(matrices, ';', &nmat, &matlist));
   PetscCheck(ntype <= MAXTYPES, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "At most %d types", MAXTYPES);
@@ -469,6 +504,7 @@ int main(int argc, char **argv)
       r->nnz  = (PetscInt64)info.nz_used;
       r->seed = s;
       PetscCall(RunType(A, x, y0, types[t], gpu, trials, reps, tol, r));
+      PetscCall(BytesPerNnz(A, types[t], r->chosen, &r->bpn));
       if (!r->ok) {
         nfail++;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s on %s: relative error %.3e, after the refresh %.3e (-1: not run), tolerance %.3e\n", r->type, r->matrix, r->err, r->err2, (double)tol));
@@ -478,13 +514,13 @@ int main(int argc, char **argv)
       nres++;
     }
     /* the table of this matrix: relative units need the aijcusparse time */
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %10s %10s %8s %6s %7s %9s %8s %8s %8s %8s %9s\n", "type", "median us", "min us", "max us", "GB/s", "%copy", "x cusp", "convert", "build", "refresh", "upload", "dev MB", "rel err"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10s %10s %10s %8s %6s %7s %9s %8s %8s %8s %8s %9s %6s\n", "type", "median us", "min us", "max us", "GB/s", "%copy", "x cusp", "convert", "build", "refresh", "upload", "dev MB", "rel err", "B/nnz"));
     const Result *best = NULL, *autor = NULL;
     for (PetscInt i = first; i < nres; i++) {
       const Result *r     = &res[i];
       const double  unit  = cusp ? cusp->med : 1e-6; /* one aijcusparse MatMult, or us */
       const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows;
-      char          frac[16] = "-", sp[16] = "-", bld[16] = "-", ref[16] = "-", upl[16] = "-", mb[16] = "-", name[40];
+      char          frac[16] = "-", sp[16] = "-", bld[16] = "-", ref[16] = "-", upl[16] = "-", mb[16] = "-", name[40], bpn[16] = "-";
       char          base[64], prefix[64];
 
       if (!r->ok) {
@@ -499,11 +535,12 @@ int main(int argc, char **argv)
         PetscCall(PetscSNPrintf(upl, sizeof(upl), "%.1f", r->refreshupload / unit));
       }
       if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.1f", r->devmb));
+      if (r->bpn >= 0) PetscCall(PetscSNPrintf(bpn, sizeof(bpn), "%.2f", r->bpn));
       PetscCall(SplitVariant(r->type, base, sizeof(base), prefix, sizeof(prefix)));
       if (!strcmp(base, MATSPMV) && !prefix[0]) autor = r;
       else if (!prefix[0] && (r->plugin || IsCusparse(base)) && (!best || r->med < best->med)) best = r; /* the library's types and aijcusparse */
       PetscCall(PetscSNPrintf(name, sizeof(name), "%s%s%s", r->type, !strcmp(base, MATSPMV) ? ":" : "", !strcmp(base, MATSPMV) ? r->chosen : ""));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.2f %10.2f %10.2f %8.1f %6s %7s %9.1f %8s %8s %8s %8s %9.1e\n", name, 1e6 * r->med, 1e6 * r->tmin, 1e6 * r->tmax, bytes / r->med / 1e9, frac, sp, (r->convert + r->first) / unit, bld, ref, upl, mb, PetscMax(r->err, r->err2)));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-14s %10.2f %10.2f %10.2f %8.1f %6s %7s %9.1f %8s %8s %8s %8s %9.1e %6s\n", name, 1e6 * r->med, 1e6 * r->tmin, 1e6 * r->tmax, bytes / r->med / 1e9, frac, sp, (r->convert + r->first) / unit, bld, ref, upl, mb, PetscMax(r->err, r->err2), bpn));
     }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  (convert = MatConvert + first MatMult, wall; build, refresh, upload (values, at the refresh) from the plugin's log events; all four in %s)\n", cusp ? "aijcusparse MatMults of this matrix" : "us"));
     if (autor && autor->ok && best && cusp)
@@ -519,7 +556,7 @@ int main(int argc, char **argv)
     FILE *fc = NULL, *fj = NULL;
     if (csv[0]) {
       PetscCall(PetscFOpen(PETSC_COMM_SELF, csv, "w", &fc));
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "device,date,commit,copy_GBs,matrix,type,plugin,rows,cols,nnz,seed,trials,reps,median_s,min_s,max_s,GBs,copy_fraction,speedup_vs_cusparse,convert_s,first_mult_s,convert_cusparse_units,build_s,build_upload_s,refresh_s,refresh_upload_s,build_cusparse_units,refresh_cusparse_units,refresh_upload_cusparse_units,device_MB,rel_err,rel_err_refresh,ok,chosen,select_s,select_cusparse_units,select_first_s,select_first_cusparse_units\n"));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "device,date,commit,copy_GBs,matrix,type,plugin,rows,cols,nnz,seed,trials,reps,median_s,min_s,max_s,GBs,copy_fraction,speedup_vs_cusparse,convert_s,first_mult_s,convert_cusparse_units,build_s,build_upload_s,refresh_s,refresh_upload_s,build_cusparse_units,refresh_cusparse_units,refresh_upload_cusparse_units,device_MB,rel_err,rel_err_refresh,ok,chosen,select_s,select_cusparse_units,select_first_s,select_first_cusparse_units,bytes_per_nnz\n"));
     }
     if (json[0]) {
       PetscCall(PetscFOpen(PETSC_COMM_SELF, json, "w", &fj));
@@ -532,7 +569,7 @@ int main(int argc, char **argv)
     for (PetscInt i = 0; i < nres; i++) {
       const Result *r = &res[i], *cusp = NULL;
       const double  bytes = 12.0 * (double)r->nnz + 20.0 * (double)r->rows, gbs = r->ok ? bytes / r->med / 1e9 : 0;
-      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "", e2[32] = "", sel[32] = "", self[32] = "";
+      char          frac[32] = "", sp[32] = "", conv[32] = "", bld[32] = "", ref[32] = "", upl[32] = "", mb[32] = "", e2[32] = "", sel[32] = "", self[32] = "", bp[32] = "";
 
       for (PetscInt j = 0; j < nres; j++)
         if (!strcmp(res[j].matrix, r->matrix) && IsCusparse(res[j].type) && res[j].ok) cusp = &res[j];
@@ -550,8 +587,9 @@ int main(int argc, char **argv)
       }
       if (r->devmb >= 0) PetscCall(PetscSNPrintf(mb, sizeof(mb), "%.2f", r->devmb));
       if (r->err2 >= 0) PetscCall(PetscSNPrintf(e2, sizeof(e2), "%.3e", r->err2));
+      if (r->bpn >= 0) PetscCall(PetscSNPrintf(bp, sizeof(bp), "%.3f", r->bpn));
       if (fc)
-        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%s,%d,%s,%.6e,%s,%.6e,%s\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, e2, (int)r->ok, r->chosen, r->select, sel, r->selectfirst, self));
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fc, "\"%s\",%s,%s,%.2f,\"%s\",%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt64_FMT ",%lu,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.3f,%s,%s,%.6e,%.6e,%s,%.6e,%.6e,%.6e,%.6e,%s,%s,%s,%s,%.3e,%s,%d,%s,%.6e,%s,%.6e,%s,%s\n", devname, date, commit, gpu ? copybw : 0.0, r->matrix, r->type, (int)r->plugin, r->rows, r->cols, r->nnz, r->seed, trials, reps, r->med, r->tmin, r->tmax, gbs, frac, sp, r->convert, r->first, conv, r->build, r->upload, r->refresh, r->refreshupload, bld, ref, upl, mb, r->err, e2, (int)r->ok, r->chosen, r->select, sel, r->selectfirst, self, bp));
       if (fj) {
         fprintf(fj, "%s\n    {\"matrix\": ", i ? "," : "");
         JsonString(fj, r->matrix);
@@ -563,7 +601,7 @@ int main(int argc, char **argv)
         fprintf(fj, "     \"build_cusparse_units\": %s, \"refresh_cusparse_units\": %s, \"refresh_upload_cusparse_units\": %s, \"device_MB\": %s, \"rel_err\": %.3e, \"rel_err_refresh\": %s,\n", bld[0] ? bld : "null", ref[0] ? ref : "null", upl[0] ? upl : "null", mb[0] ? mb : "null", r->err, e2[0] ? e2 : "null");
         fprintf(fj, "     \"chosen\": ");
         JsonString(fj, r->chosen);
-        fprintf(fj, ", \"select_s\": %.6e, \"select_cusparse_units\": %s, \"select_first_s\": %.6e, \"select_first_cusparse_units\": %s}", r->select, sel[0] ? sel : "null", r->selectfirst, self[0] ? self : "null");
+        fprintf(fj, ", \"select_s\": %.6e, \"select_cusparse_units\": %s, \"select_first_s\": %.6e, \"select_first_cusparse_units\": %s, \"bytes_per_nnz\": %s}", r->select, sel[0] ? sel : "null", r->selectfirst, self[0] ? self : "null", bp[0] ? bp : "null");
       }
     }
     if (fc) PetscCall(PetscFClose(PETSC_COMM_SELF, fc));

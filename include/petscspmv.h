@@ -28,6 +28,11 @@
 #define MATSEQAIJSEGSUM "seqaijsegsum"
 #define MATMPIAIJSEGSUM "mpiaijsegsum"
 
+/* segsum with 16-bit column offsets per tile (issue #29): CSR order, fewer bytes a nonzero */
+#define MATDCSR       "dcsr"
+#define MATSEQAIJDCSR "seqaijdcsr"
+#define MATMPIAIJDCSR "mpiaijdcsr"
+
 /* The automatic type: chooses one of the formats above (or cuSPARSE's CSR product) per matrix, by row statistics
    and a few timed products at the first product of a new nonzero pattern (src/mat/impls/spmv/auto/auto.h) */
 #define MATSPMV       "spmv"

@@ -82,12 +82,12 @@ poly_degrees() {
 ex19_poly() { "$BIN/ex19" -dll_append "$LIB" -da_grid_x 16 -da_grid_y 16 -pc_type poly "$@"; }
 
 # every plugin type goes through the same PETSc-level checks; each format adds its root name here
-TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum}
+TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum dcsr}
 # per type: an option that changes the layout, and a value that must be refused (test_matops)
 # types whose host reference sums rows in CSR order (bit-for-bit AIJ without inodes when no row is split);
 # spmv: the rule picks ccoo (constant 7-point stencil) and brc (ex19) for the two tests that need it
 declare -A CSR_ORDER=([brc]=1 [suraa]=1 [ccoo]=1 [argcsr]=1 [spmv]=1)
-declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1 [argcsr]=mat_argcsr_desired_chunk_size=1 [segsum]=mat_segsum_tile=64 [spmv]=mat_spmv_format=brc) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3 [argcsr]=mat_argcsr_block_size=48 [segsum]=mat_segsum_tiles_per_warp=0 [spmv]=mat_spmv_trials=0)
+declare -A OPT_GOOD=([brc]=mat_brc_width=3 [suraa]=mat_suraa_segments=fd_bins [ccoo]=mat_ccoo_k=1 [argcsr]=mat_argcsr_desired_chunk_size=1 [segsum]=mat_segsum_tile=64 [dcsr]=mat_dcsr_tile=64 [spmv]=mat_spmv_format=brc) OPT_BAD=([brc]=mat_brc_width_max=0 [suraa]=mat_suraa_vector_width=48 [ccoo]=mat_ccoo_k=3 [argcsr]=mat_argcsr_block_size=48 [segsum]=mat_segsum_tiles_per_warp=0 [dcsr]=mat_dcsr_tiles_per_warp=0 [spmv]=mat_spmv_trials=0)
 echo "petsc-spmv tests (types: $TYPES; seed $SEED; matrices from $MATRICES)"
 # test_pcs compares a type's solves with AIJ's exactly (same iterations, solutions within 1e-10) where the type's products
 # are AIJ's own arithmetic; where they run the format's host reference or the GPU kernels (rows summed in another order
@@ -191,6 +191,14 @@ expect_error bad_width_c     "mat_brc_width_c"   ex19_brc -mat_brc_width_c 0
 expect_error segsum_bad_tile  "mat_segsum_tile"            ex19_type segsum -mat_segsum_tile 96
 expect_error segsum_bad_S     "mat_segsum_tiles_per_warp"  ex19_type segsum -mat_segsum_tiles_per_warp 32
 expect_error segsum_bad_warps "mat_segsum_warps_per_block" ex19_type segsum -mat_segsum_warps_per_block 0
+expect_error dcsr_bad_tile    "mat_dcsr_tile"              ex19_type dcsr -mat_dcsr_tile 96
+expect_error dcsr_bad_warps   "mat_dcsr_warps_per_block"   ex19_type dcsr -mat_dcsr_warps_per_block 9
+# dcsr's view: its 16-bit tiles and the bytes a product reads per nonzero (ex19's columns are local: every tile narrow)
+run dcsr_view_bytes           grep_run "dcsr: a product reads [0-9.]* bytes per nonzero" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
+run dcsr_view_tiles           grep_run "dcsr: 16-bit column offsets in \([0-9]*\) of \1 tiles; 0 wide" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
+run spmv_forced_dcsr          grep_run "spmv: -mat_spmv_format dcsr: no selection" ex19_type spmv -mat_spmv_format dcsr -mat_view ::ascii_info -snes_max_it 1
+run spmv_view_dcsr_stats      grep_run "spmv: dcsr: 100.0% of the 128-nonzero tiles" ex19_type spmv -mat_view ::ascii_info -snes_max_it 1
+run spmv_rank_dcsr            grep_run "dcsr's 16-bit columns in place of segsum" ex19_type spmv -mat_spmv_dcsr -mat_view ::ascii_info -snes_max_it 1
 expect_error bad_argcsr_block_size  "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 48
 expect_error bad_argcsr_block_big   "mat_argcsr_block_size"         ex19_type argcsr -mat_argcsr_block_size 2048
 expect_error bad_argcsr_chunk_size  "mat_argcsr_desired_chunk_size" ex19_type argcsr -mat_argcsr_desired_chunk_size 0

@@ -9,8 +9,10 @@
      3. rule           generated families go to the format the rule promises: 7-point stencil -> ccoo,
                        27-point stencil with random values -> brc, constant values -> ccoo, power-law rows
                        with columns anywhere -> brc, a few dense rows with columns anywhere -> argcsr,
-                       irregular rows with local columns -> segsum; every GPU plan times csr first and at
-                       least one library format, within the budget unless the first ranked alone exceeds it
+                       irregular rows with local columns -> segsum (dcsr in its place with -mat_spmv_dcsr where
+                       at least half of the 128-nonzero tiles span <= 65536 columns, the same plan otherwise);
+                       every GPU plan times csr first and at least one library format, within the budget unless
+                       the first ranked alone exceeds it, and the safety net (segsum, or dcsr in its place)
      4. options        budget 0 and a large budget, -mat_spmv_candidates lists, -mat_spmv_deterministic
                        (never ccoo; brc only where it splits no row, which BRC's width options decide),
                        unknown names and empty candidate sets refused with PETSc errors
@@ -117,6 +119,10 @@ static void BruteStats(const Csr &A, SpMVAutoStats *st)
     st->winspan += (uint64_t)(*mm.second - *mm.first);
     st->nwin16 += *mm.second - *mm.first <= 65534;
   }
+  for (int64_t s = 0; s < st->nnz; s += 128) { /* dcsr's tiles */
+    const auto mm = std::minmax_element(A.j.begin() + s, A.j.begin() + std::min<int64_t>(s + 128, st->nnz));
+    st->ntile16 += *mm.second - *mm.first <= 65535;
+  }
   st->nsample = std::min<int64_t>(4096, st->nnz);
   std::vector<double> v;
   for (int64_t k = 0; k < st->nsample; k++) v.push_back(A.a[(std::size_t)JitteredPos(k, st->nnz, st->nsample)]);
@@ -145,6 +151,7 @@ static void SameStats(const Csr &A, const char *name)
   Check(a.maxlen == b.maxlen, "longest row %lld vs %lld", (long long)a.maxlen, (long long)b.maxlen);
   Check(a.sumsq == b.sumsq, "sum of squares");
   Check(a.nlong == b.nlong && a.nnzlong == b.nnzlong, "long rows %lld/%lld vs %lld/%lld", (long long)a.nlong, (long long)a.nnzlong, (long long)b.nlong, (long long)b.nnzlong);
+  Check(a.ntile16 == b.ntile16, "dcsr's 16-bit tiles %lld vs %lld", (long long)a.ntile16, (long long)b.ntile16);
   Check(a.nwin == b.nwin && a.nwin16 == b.nwin16 && a.winspan == b.winspan, "windows %lld/%lld span %llu vs %lld/%lld span %llu", (long long)a.nwin, (long long)a.nwin16, (unsigned long long)a.winspan, (long long)b.nwin, (long long)b.nwin16, (unsigned long long)b.winspan);
   Check(std::equal(a.slots_k, a.slots_k + 5, b.slots_k) && a.wide == b.wide, "CCOO slots %lld/%lld/%lld/%lld/%lld wide %lld vs %lld/%lld/%lld/%lld/%lld wide %lld", (long long)a.slots_k[0], (long long)a.slots_k[1], (long long)a.slots_k[2], (long long)a.slots_k[3], (long long)a.slots_k[4], (long long)a.wide, (long long)b.slots_k[0], (long long)b.slots_k[1], (long long)b.slots_k[2], (long long)b.slots_k[3], (long long)b.slots_k[4], (long long)b.wide);
   Check(a.nsample == b.nsample && a.nvalued == b.nvalued && a.ncover == b.ncover, "sample %lld/%lld/%lld vs %lld/%lld/%lld", (long long)a.nsample, (long long)a.nvalued, (long long)a.ncover, (long long)b.nsample, (long long)b.nvalued, (long long)b.ncover);
@@ -168,6 +175,8 @@ static PetscErrorCode TestStats(Rng &rng)
     Check(st.nempty == 3 && st.maxlen == 2000 && st.nlong == 2 && st.nnzlong == 2100, "rows: empty %lld max %lld long %lld/%lld", (long long)st.nempty, (long long)st.maxlen, (long long)st.nlong, (long long)st.nnzlong);
     /* window 0: row 1 (columns 0..1999) and row 3's first 48 (0..47000); window 1: row 3's 48000..99000 and row 4's 5 */
     Check(st.nwin == 2 && st.nwin16 == 1 && st.winspan == 47000 + 98995, "windows %lld, 16-bit %lld, span %llu", (long long)st.nwin, (long long)st.nwin16, (unsigned long long)st.winspan);
+    /* dcsr's 17 tiles of 128: 0..15 narrow (tile 15: columns 1920..1999 and 0..47000), 16 wide (5 and 48000..99000) */
+    Check(st.NTiles() == 17 && st.ntile16 == 16, "dcsr tiles %lld, 16-bit %lld", (long long)st.NTiles(), (long long)st.ntile16);
     Check(std::abs(st.Mean() - 2101.0 / 3.0) < 1e-9, "mean over non-empty rows %g", st.Mean());
     SameStats(A, "hand-made");
   }
@@ -258,9 +267,12 @@ static int PlanFor(const Csr &A, const SpMVAutoOptions &o, SpMVAutoPlan *p, SpMV
   if (st) *st = s;
   if (!o.allowed) {
     Check(p->ntime >= 2 && p->time[0] == AUTO_CSR && p->time[1] == p->rank[0], "GPU plan %s must be csr, then the first ranked (%s)", Names(p->time, p->ntime).c_str(), Names(p->rank, p->nrank).c_str());
-    /* within the budget, but for the first ranked, brc beside a bet on CCOO's padding and the segsum safety net */
+    /* within the budget, but for the first ranked, brc beside a bet on CCOO's padding and the safety net: segsum, or
+       dcsr where at least half of its tiles take 16-bit columns */
+    const int net = o.dcsr && s.Tile16Fraction() >= 0.5 ? AUTO_DCSR : AUTO_SEGSUM;
     Check(p->ntime <= 4 || p->expected <= o.budget, "plan %s expected %g over the budget %g", Names(p->time, p->ntime).c_str(), p->expected, (double)o.budget);
-    Check(std::find(p->time, p->time + p->ntime, AUTO_SEGSUM) != p->time + p->ntime, "plan %s without the segsum safety net", Names(p->time, p->ntime).c_str());
+    Check(std::find(p->time, p->time + p->ntime, net) != p->time + p->ntime, "plan %s without the %s safety net", Names(p->time, p->ntime).c_str(), SpMVAutoNames[net]);
+    Check(std::find(p->time, p->time + p->ntime, net == AUTO_DCSR ? AUTO_SEGSUM : AUTO_DCSR) == p->time + p->ntime, "plan %s times both segsum and dcsr", Names(p->time, p->ntime).c_str());
     Check(p->host == p->rank[0], "host %d is not the first ranked", p->host);
   }
   Check(std::find(p->rank, p->rank + p->nrank, AUTO_SURAA) == p->rank + p->nrank, "suraa ranked");
@@ -295,6 +307,21 @@ static PetscErrorCode TestRule(Rng &rng)
     Check(h == f.expect, "chose %s, expected %s (%s; mean %.2f cv %.2f max %lld, 16-bit windows %.2f, cover %.2f, long rows %.4f)", h >= 0 ? SpMVAutoNames[h] : "?", SpMVAutoNames[f.expect], p.why, st.Mean(), st.CV(), (long long)st.maxlen, st.Col16Fraction(), st.ValueCover(), st.LongRowFraction());
     Check(p.ntime == f.ntime, "GPU plan %s, expected %d candidates", Names(p.time, p.ntime).c_str(), f.ntime);
     std::printf("  %-18s -> %-6s GPU times %-20s expected %5.1f cuSPARSE products; ccoo bytes %.3f of csr; %s\n", f.name, h >= 0 ? SpMVAutoNames[h] : "?", Names(p.time, p.ntime).c_str(), p.expected, SpMVAutoCCOOBytesRatio(st), p.why);
+  }
+  { /* -mat_spmv_dcsr: dcsr takes segsum's place (rank, net) where its tiles are narrow, and the plans keep their length */
+    SpMVAutoOptions od;
+    od.dcsr = PETSC_TRUE;
+    for (const Family &f : fam) {
+      SpMVAutoStats st;
+      SpMVAutoPlan  q;
+      g_context   = f.name;
+      const int h = PlanFor(f.A, od, &q, &st);
+      PlanFor(f.A, o, &p);
+      const bool narrow = st.Tile16Fraction() >= 0.5;
+      Check(h == (narrow && f.expect == AUTO_SEGSUM ? AUTO_DCSR : f.expect), "-mat_spmv_dcsr: chose %s (tiles narrow: %.2f)", h >= 0 ? SpMVAutoNames[h] : "?", st.Tile16Fraction());
+      Check(q.ntime == p.ntime, "-mat_spmv_dcsr: plan %s, without it %s", Names(q.time, q.ntime).c_str(), Names(p.time, p.ntime).c_str());
+      for (int k = 0; k < p.ntime; k++) Check(q.time[k] == (narrow && p.time[k] == AUTO_SEGSUM ? AUTO_DCSR : p.time[k]), "-mat_spmv_dcsr: plan %s, without it %s", Names(q.time, q.ntime).c_str(), Names(p.time, p.ntime).c_str());
+    }
   }
   ReportGroup("3 rule", before, "stencils, constant values, power law, dense rows, irregular and long local rows; csr + >= 1 format within the budget");
 

@@ -8,6 +8,9 @@
      3. exact products   integer values and x: every partial sum is exact, so y = A x and y += A x must equal
                          the CSR product bit for bit, whatever the tiling (a misplaced or lost segment shows)
      4. real products    random values against a long double CSR product (relative 1e-13)
+   3 and 4 run segsum and dcsr (16-bit column offsets per tile, wide tiles on the CSR's columns): the same
+   products bit for bit, and dcsr's tile bases and offsets against a brute-force recomputation; matrices with
+   columns far apart in every tile (all tiles wide), tiles spanning exactly 65535 and 65536 columns, a mix.
    The matrices put the weight on empty rows (leading, trailing, runs shorter and longer than a tile, at
    tile and warp boundaries, every row empty), rows starting exactly at tile and warp boundaries, a single
    row holding all nonzeros, rows over many warps (the fix-up's warp path), rectangular, 1x1, 0x0, 0 x n,
@@ -172,6 +175,21 @@ static std::vector<Csr> Matrices(Rng &rng)
     for (auto &x : l) x = (PetscInt)std::min(3999.0, std::floor(std::pow(u(rng), -1.6)) - 1);
     add("power-law row lengths", 4000, l);
   }
+  { /* dcsr: columns far apart in every tile (every tile wide), and tiles spanning exactly 65535 / 65536 columns */
+    add("random 2000 x 1000000 (columns far apart in every tile)", 1000000, lens(2000, 1, 9, 0.1));
+    Csr B;
+    B.name = "rows of 64 spanning 65535, 65536, 65535 columns";
+    B.m    = 3;
+    B.n    = 70000;
+    for (PetscInt r = 0; r < 3; r++) {
+      const PetscInt c0 = r == 2 ? 1000 : 0, span = r == 1 ? 65536 : 65535;
+      for (PetscInt c = 0; c < 63; c++) B.j.push_back(c0 + c);
+      B.j.push_back(c0 + span);
+      B.i.push_back((PetscInt)B.j.size());
+    }
+    B.a.assign(B.j.size(), 1.0);
+    v.push_back(B);
+  }
   /* shapes */
   add("rectangular 300 x 4000", 4000, lens(300, 5, 60, 0.1));
   add("rectangular 4000 x 90", 90, lens(4000, 0, 8, 0.05));
@@ -193,6 +211,26 @@ static void CheckLayout(const Csr &A, const SegSumOptions &o, const SegSumHostLa
 {
   const PetscInt m = A.m, nnz = A.Nnz(), WT = o.tile;
   const int64_t  ntiles = (nnz + WT - 1) / WT, nwarps = (ntiles + o.S - 1) / o.S;
+  Check(st.c16 == o.c16, "c16 %d, expected %d", (int)st.c16, (int)o.c16);
+  if (o.c16) { /* dcsr: a tile is narrow iff its columns span <= 65535; then base = its smallest column, base + offset = the column */
+    int64_t nwide = 0, nwidennz = 0;
+    bool    ok    = L.cbase.size() == (std::size_t)ntiles && L.c16.size() == (std::size_t)(ntiles * WT);
+    for (int64_t t = 0; ok && t < ntiles; t++) {
+      const int64_t e1 = std::min<int64_t>((t + 1) * WT, nnz);
+      PetscInt      lo = A.j[t * WT], hi = lo;
+      for (int64_t e = t * WT; e < e1; e++) lo = std::min(lo, A.j[e]), hi = std::max(hi, A.j[e]);
+      if (hi - lo > 65535) {
+        nwide++, nwidennz += e1 - t * WT;
+        ok = L.cbase[t] == -1;
+      } else {
+        ok = L.cbase[t] == lo;
+        for (int64_t e = t * WT; ok && e < e1; e++) ok = (PetscInt)L.cbase[t] + L.c16[e] == A.j[e];
+      }
+      for (int64_t e = e1; ok && e < (t + 1) * WT; e++) ok = L.c16[e] == 0;
+    }
+    Check(ok, "dcsr tile bases or column offsets differ from the brute-force ones");
+    Check(st.nwide == nwide && st.nwidennz == nwidennz, "dcsr wide tiles %lld (%lld nonzeros), expected %lld (%lld)", (long long)st.nwide, (long long)st.nwidennz, (long long)nwide, (long long)nwidennz);
+  }
   Check(st.ntiles == ntiles && st.nwarps == nwarps && st.nnz == nnz && st.T == WT / 32 && st.S == o.S, "tiles %lld warps %lld, expected %lld %lld", (long long)st.ntiles, (long long)st.nwarps, (long long)ntiles, (long long)nwarps);
   std::vector<int> bound, erow, wslot, run_off, run_row;
   for (int64_t t = 0; t <= ntiles; t++) {
@@ -297,15 +335,18 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
       CsrProduct(A, x, ref);
       long double norm = 0;
       for (auto e : ref) norm = std::max(norm, std::fabs(e));
+      for (bool c16 : {false, true})
       for (PetscInt tile : tiles)
         for (PetscInt S : Ss) {
           SegSumOptions o;
           o.tile = tile;
           o.S    = S;
+          o.c16  = c16;
+          o.name = c16 ? "dcsr" : "segsum";
           SegSumHostLayout L;
           SegSumStats      st;
           char             ctx[256];
-          std::snprintf(ctx, sizeof(ctx), "%s, tile %d, S %d, %s values", A.name.c_str(), (int)tile, (int)S, exact ? "integer" : "real");
+          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, exact ? "integer" : "real");
           g_context = ctx;
           if (SegSumBuildHostLayout(o, A.View(), &L, &st)) {
             Check(false, "build failed");
@@ -325,7 +366,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           cases++;
         }
     }
-    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x 4 tiles x 5 S, y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force)" : " (rel. 1e-13)"));
+    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S, y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force)" : " (rel. 1e-13)"));
   }
   (void)cases;
 }

@@ -203,15 +203,21 @@ static PetscErrorCode TestForced(void)
   PetscCall(Case(A, "f3_", "mat_spmv_candidates=csr", "csr", "csr"));
   PetscCall(Case(A, "f4_", "mat_spmv_format=suraa", "suraa", "suraa"));
   PetscCall(Case(A, "f5_", "mat_spmv_candidates=segsum,argcsr", "argcsr", "argcsr,segsum")); /* argcsr ranks first */
-  PetscCall(Case(A, "f6_", "mat_spmv_deterministic", "brc", "csr,brc,argcsr,segsum,suraa")); /* ccoo (a bet here) is not deterministic: its runner-up brc, which splits no row of 7 */
-  PetscCall(Case(R, "f7_", "mat_spmv_deterministic", "segsum", "csr,argcsr,segsum,suraa")); /* rows > 64: brc splits */
+  PetscCall(Case(A, "f6_", "mat_spmv_deterministic", "brc", "csr,brc,argcsr,segsum,suraa,dcsr")); /* ccoo (a bet here) is not deterministic: its runner-up brc, which splits no row of 7 */
+  PetscCall(Case(R, "f7_", "mat_spmv_deterministic", "segsum", "csr,argcsr,segsum,suraa,dcsr")); /* rows > 64: brc splits */
+  {                                                                                           /* -mat_spmv_dcsr: dcsr in segsum's place (narrow tiles: n < 2^16) */
+    Mat D;
+    PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "denserows:m=4000,k=6,len=2500,dense=4,seed=3", &D));
+    PetscCall(Case(D, "f8_", "mat_spmv_dcsr", "dcsr", "csr,dcsr,argcsr,ccoo,brc"));
+    PetscCall(MatDestroy(&D));
+  }
   /* the other types answer with their own name */
   PetscCall(MatConvert(A, MATBRC, MAT_INITIAL_MATRIX, &B));
   PetscCall(Expect(B, "brc", "seqaijbrc"));
   PetscCall(MatDestroy(&B));
   PetscCall(MatDestroy(&R));
   PetscCall(MatDestroy(&A));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  forced candidates (brc, csr, segsum+argcsr), formats (ccoo, suraa), deterministic, other types\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  forced candidates (brc, csr, segsum+argcsr), formats (ccoo, suraa), deterministic, dcsr in segsum's place, other types\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,6 +17,7 @@ const SpMVFormatInfo SURAAInfo = {MATSURAA, MATSEQAIJSURAA, MATMPIAIJSURAA, "sor
 const SpMVFormatInfo CCOOInfo = {MATCCOO, MATSEQAIJCCOO, MATMPIAIJCCOO, "balanced compressed COO, Aliaga et al. Euro-Par 2020", CCOOCreate};
 const SpMVFormatInfo ARgCSRInfo = {MATARGCSR, MATSEQAIJARGCSR, MATMPIAIJARGCSR, "adaptive row-grouped CSR, Heller and Oberhuber 2012", ARgCSRCreate};
 const SpMVFormatInfo SegSumInfo = {MATSEGSUM, MATSEQAIJSEGSUM, MATMPIAIJSEGSUM, "speculative segmented sum on CSR, Liu & Vinter 2015", SegSumCreate};
+const SpMVFormatInfo DCSRInfo = {MATDCSR, MATSEQAIJDCSR, MATMPIAIJDCSR, "segmented sum on CSR order with 16-bit column offsets per tile", DCSRCreate};
 const SpMVFormatInfo AutoInfo = {MATSPMV, MATSEQAIJSPMV, MATMPIAIJSPMV, "automatic: the fastest format for each matrix", SpMVAutoCreate};
 
 struct Entry {
@@ -29,6 +30,7 @@ const Entry Formats[] = {
   {&CCOOInfo, MatCreate_SeqAIJSpMV_T<&CCOOInfo>, MatCreate_MPIAIJSpMV_T<&CCOOInfo>},
   {&ARgCSRInfo, MatCreate_SeqAIJSpMV_T<&ARgCSRInfo>, MatCreate_MPIAIJSpMV_T<&ARgCSRInfo>},
   {&SegSumInfo, MatCreate_SeqAIJSpMV_T<&SegSumInfo>, MatCreate_MPIAIJSpMV_T<&SegSumInfo>},
+  {&DCSRInfo, MatCreate_SeqAIJSpMV_T<&DCSRInfo>, MatCreate_MPIAIJSpMV_T<&DCSRInfo>},
   {&AutoInfo, MatCreate_SeqAIJSpMV_T<&AutoInfo>, MatCreate_MPIAIJSpMV_T<&AutoInfo>},
 };
 PetscBool initialized = PETSC_FALSE;

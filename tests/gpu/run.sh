@@ -18,7 +18,7 @@ SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16,const=1;random:m=5000,k=9,empty
 REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/nh2010.mtx:2;$M/cti.mtx:4;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/cage10.mtx"
 BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16"
 
-TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum}
+TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum dcsr}
 case " $what " in *" check "*|*" all "*)
   for T in $TYPES; do
     step ${T}_gpu_small   "$BIN/test_gpu" -type $T -matrices "$SMALL"
@@ -42,7 +42,7 @@ case " $what " in *" single "*|*" all "*)
   step poly_single_n2_brc     mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/test_poly_single" -type brc
   step poly_single_memcheck   compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse
   step poly_single_memcheck_brc compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_poly_single" -type brc -check product,bad
-  step poly_single_racecheck  compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse -check product -formats brc,segsum
+  step poly_single_racecheck  compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse -check product -formats brc,segsum,dcsr
   step aijcusparse_gpu_poly_single_ex19 "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type aijcusparse -da_grid_x 128 -da_grid_y 128 -ksp_pc_side right -pc_type poly -pc_poly_precision single -ksp_converged_reason -snes_converged_reason -ksp_view -snes_max_it 2
   grep -A3 "precision: single" "$OUT/aijcusparse_gpu_poly_single_ex19.log"
 esac
@@ -50,7 +50,7 @@ case " $what " in *" sanitize "*|*" all "*)
   for T in $TYPES; do
     step ${T}_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1;$M/nh2010.mtx"
     # (racecheck reports cuSPARSE's own csrmv kernel: spmv's selection is checked without its csr candidate)
-    NOCSR=; [ $T = spmv ] && NOCSR="-mat_spmv_candidates brc,ccoo,argcsr,segsum,suraa"
+    NOCSR=; [ $T = spmv ] && NOCSR="-mat_spmv_candidates brc,ccoo,argcsr,segsum,suraa,dcsr"
     [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_racecheck   compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type $T $NOCSR -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
     [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   done
@@ -90,9 +90,9 @@ case " $what " in *" spmv "*|*" all "*)
   step spmv_choice_gpu_n2   mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/test_spmv"
   step spmv_csr_gpu         "$BIN/test_gpu" -type spmv -mat_spmv_format csr -matrices "$SMALL;$REAL"
   step spmv_csr_det_gpu     "$BIN/test_gpu" -type spmv -mat_spmv_format csr -mat_spmv_deterministic -matrices "$SMALL"
-  step spmv_all_cands_gpu   "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa -matrices "$SMALL"
+  step spmv_all_cands_gpu   "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa,dcsr -matrices "$SMALL"
   step spmv_memcheck_csr    timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_format csr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
-  step spmv_memcheck_select timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
+  step spmv_memcheck_select timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,brc,ccoo,argcsr,segsum,suraa,dcsr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1"
   step spmv_memcheck_test   timeout 150 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_spmv"
   # (racecheck reports cuSPARSE's own csrmv kernel, so the csr candidate is left out here)
   step spmv_racecheck_stats compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates segsum,brc -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"

@@ -133,12 +133,12 @@ PetscErrorCode CreateFormat(const char *name, SpMVFormat **fmt)
   const SpMVFormatInfo *info = SpMVFindFormat(name);
 
   PetscFunctionBegin;
-  PetscCheck(info, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the single-precision copy: use brc, segsum or spmv", name);
+  PetscCheck(info, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the single-precision copy: use brc, segsum, dcsr or spmv", name);
   *fmt = info->create();
   if (!(*fmt)->SupportsSingle()) {
     delete *fmt;
     *fmt = nullptr;
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The format %s does not store fp32 values: use brc, segsum or spmv (which chooses between them)", name);
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The format %s does not store fp32 values: use brc, segsum, dcsr or spmv (which chooses between them)", name);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -379,10 +379,11 @@ static PetscErrorCode PCPolySetUpSingle(PC pc)
   if (poly->sformat[0]) fmt = poly->sformat;
   else {
     if (seq || mpi) {
-      PetscBool brc, segsum;
+      PetscBool brc, segsum, dcsr;
       PetscCall(PetscStrcmp(t + 6, "brc", &brc));
       PetscCall(PetscStrcmp(t + 6, "segsum", &segsum));
-      if (brc || segsum) fmt = t + 6;
+      PetscCall(PetscStrcmp(t + 6, "dcsr", &dcsr));
+      if (brc || segsum || dcsr) fmt = t + 6;
     }
   }
   PetscCall(PetscStrncpy(poly->sused, fmt, sizeof(poly->sused)));
@@ -794,15 +795,15 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
       PetscCall(PCPolySetPrecision(pc, (PCPolyPrecision)prec));
     }
   }
-  PetscCall(PetscOptionsString("-pc_poly_single_format", "Format of the fp32 copy: brc, segsum or spmv (default: the operator's when brc or segsum, else spmv)", "PCPolySetPrecision", poly->sformat, tname, sizeof(tname), &flg));
+  PetscCall(PetscOptionsString("-pc_poly_single_format", "Format of the fp32 copy: brc, segsum, dcsr or spmv (default: the operator's when brc, segsum or dcsr, else spmv)", "PCPolySetPrecision", poly->sformat, tname, sizeof(tname), &flg));
   if (flg) {
     PetscBool ok = PETSC_FALSE;
-    for (PetscInt i = 0; i < 3; i++) {
+    for (PetscInt i = 0; i < 4; i++) {
       PetscBool match;
-      PetscCall(PetscStrcasecmp(tname, ((const char *[]){"brc", "segsum", "spmv"})[i], &match));
+      PetscCall(PetscStrcasecmp(tname, ((const char *[]){"brc", "segsum", "dcsr", "spmv"})[i], &match));
       ok = (PetscBool)(ok || match);
     }
-    PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_poly_single_format %s: use brc, segsum or spmv (the formats that store fp32 values, or the choice between them)", tname);
+    PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_poly_single_format %s: use brc, segsum, dcsr or spmv (the formats that store fp32 values, or the choice between them)", tname);
     PetscCall(PetscStrncpy(poly->sformat, tname, sizeof(poly->sformat)));
   }
   PetscCall(PetscOptionsBool("-pc_poly_gmres_add_roots", "Add copies of outlying harmonic Ritz values for stability (Loe-Morgan)", "", poly->addroots, &poly->addroots, NULL));
@@ -1276,7 +1277,7 @@ PetscErrorCode PCPolyGetRoots(PC pc, PetscInt *n, const PetscReal *re[], const P
 
   Options Database Keys:
 + -pc_poly_precision (double|single) - the precision
-- -pc_poly_single_format fmt         - the format of the fp32 copy: brc, segsum or spmv
+- -pc_poly_single_format fmt         - the format of the fp32 copy: brc, segsum, dcsr or spmv
 
   Level: intermediate
 
@@ -1348,7 +1349,7 @@ PetscErrorCode PCPolyGetPrecision(PC pc, PCPolyPrecision *p)
 . -pc_poly_neumann_damping omega            - neumann: the damping (default 1/emax)
 . -pc_poly_gmres_add_roots (true|false)     - gmres: add copies of outlying roots (default true)
 . -pc_poly_precision (double|single)        - precision of the matrix values in the products (default double), see `PCPolySetPrecision()`
-- -pc_poly_single_format (brc|segsum|spmv)  - single: the format of the fp32 copy (default: the operator's when brc or segsum, else spmv)
+- -pc_poly_single_format (brc|segsum|dcsr|spmv)  - single: the format of the fp32 copy (default: the operator's when brc, segsum or dcsr, else spmv)
 
   Level: intermediate
 

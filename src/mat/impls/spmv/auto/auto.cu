@@ -208,7 +208,7 @@ public:
 /* ---------------------------------------------------------------------------------------------- */
 using ull                  = unsigned long long;
 constexpr int kStatThreads = 256;
-enum { C_EMPTY, C_MAX, C_SUMSQ, C_LONG, C_NNZLONG, C_WIN16, C_WINSPAN, C_HASH, C_SLOT0, C_WIDE = C_SLOT0 + 5, C_N };
+enum { C_EMPTY, C_MAX, C_SUMSQ, C_LONG, C_NNZLONG, C_WIN16, C_WINSPAN, C_HASH, C_SLOT0, C_WIDE = C_SLOT0 + 5, C_TILE16, C_N };
 
 struct MinOp {
   __device__ __forceinline__ int operator()(int a, int b) const { return min(a, b); }
@@ -279,23 +279,44 @@ __global__ void __launch_bounds__(kStatThreads) RowStats(int m, const int *__res
 }
 
 /* one block per window of kAutoWindow consecutive nonzeros (grid-stride over the windows): its column range;
-   the columns' fingerprint */
+   the columns' fingerprint; the column range of each of its dcsr tiles (kAutoTile16 nonzeros: warp minima and
+   maxima, combined in shared memory) */
+constexpr int kWinTiles = (int)(kAutoWindow / kAutoTile16);
+static_assert(kAutoWindow % kStatThreads == 0 && kAutoWindow % kAutoTile16 == 0 && kAutoTile16 % 32 == 0, "dcsr tiles inside the windows");
 __global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t nwin, const int *__restrict__ cj, ull *__restrict__ c)
 {
   using Reduce = cub::BlockReduce<int, kStatThreads>;
   __shared__ typename Reduce::TempStorage tmp;
   __shared__ ull                          sh[C_N];
-  ull                                     h = 0, span = 0, n16 = 0; /* span, n16: thread 0's sums over its windows */
+  __shared__ int                          tlo[kWinTiles], thi[kWinTiles];
+  ull                                     h = 0, span = 0, n16 = 0, t16 = 0; /* span, n16: thread 0's sums over its windows; t16: threads < kWinTiles */
   if (threadIdx.x < C_N) sh[threadIdx.x] = 0;
   __syncthreads();
   for (int64_t w = blockIdx.x; w < nwin; w += gridDim.x) {
     const int64_t e  = min((w + 1) * kAutoWindow, nnz);
     int           lo = INT_MAX, hi = -1;
-    for (int64_t k = w * kAutoWindow + threadIdx.x; k < e; k += blockDim.x) {
-      const int col = __ldg(cj + k);
-      lo            = min(lo, col);
-      hi            = max(hi, col);
-      h += SpMVAutoMix((uint64_t)k, (uint64_t)col, kAutoSaltCol);
+    if (threadIdx.x < kWinTiles) tlo[threadIdx.x] = INT_MAX, thi[threadIdx.x] = -1;
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < (int)(kAutoWindow / kStatThreads); j++) {
+      const int64_t k  = w * kAutoWindow + j * kStatThreads + threadIdx.x;
+      int           wl = INT_MAX, wh = -1;
+      if (k < e) {
+        const int col = __ldg(cj + k);
+        lo            = min(lo, col);
+        hi            = max(hi, col);
+        wl = wh = col;
+        h += SpMVAutoMix((uint64_t)k, (uint64_t)col, kAutoSaltCol);
+      }
+      for (int o = 16; o > 0; o >>= 1) {
+        wl = min(wl, __shfl_xor_sync(0xffffffffu, wl, o));
+        wh = max(wh, __shfl_xor_sync(0xffffffffu, wh, o));
+      }
+      if ((threadIdx.x & 31) == 0 && wh >= 0) {
+        const int t = (int)((j * kStatThreads + threadIdx.x) / kAutoTile16);
+        atomicMin(tlo + t, wl);
+        atomicMax(thi + t, wh);
+      }
     }
     const int blo = Reduce(tmp).Reduce(lo, MinOp());
     __syncthreads();
@@ -305,7 +326,9 @@ __global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t
       span += (ull)(bhi - blo);
       n16 += (ull)(bhi - blo) <= (ull)kAutoSpan16;
     }
+    if (threadIdx.x < kWinTiles && thi[threadIdx.x] >= 0) t16 += (int64_t)thi[threadIdx.x] - tlo[threadIdx.x] <= kAutoTileSpan; /* after the reductions' barriers */
   }
+  if (threadIdx.x < kWinTiles && t16) atomicAdd(sh + C_TILE16, t16);
   h = WarpSum(h);
   if ((threadIdx.x & 31) == 0) atomicAdd(sh + C_HASH, h);
   if (threadIdx.x == 0) {
@@ -359,6 +382,7 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   st->winspan = hc[C_WINSPAN];
   st->hash    = hc[C_HASH] + SpMVAutoMix((uint64_t)A.m, (uint64_t)A.n, kAutoSaltShape);
   st->wide    = (int64_t)hc[C_WIDE];
+  st->ntile16 = (int64_t)hc[C_TILE16];
   for (int k = 0; k < 5; k++) st->slots_k[k] = (int64_t)hc[C_SLOT0 + k];
   st->ncover  = SpMVAutoSampleCover(v.data(), st->nsample, &st->nvalued);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -454,7 +478,7 @@ public:
     PetscBool             set;
 
     PetscFunctionBegin;
-    PetscCall(PetscOptionsStringArray("-mat_spmv_candidates", "Formats to time at the first product of a new pattern, comma separated: csr (cuSPARSE CSR), brc, ccoo, argcsr, segsum, suraa (default: ranked by the row-statistics rule, csr always)", "MatSpMVGetFormat", list, &nlist, &set));
+    PetscCall(PetscOptionsStringArray("-mat_spmv_candidates", "Formats to time at the first product of a new pattern, comma separated: csr (cuSPARSE CSR), brc, ccoo, argcsr, segsum, suraa, dcsr (default: ranked by the row-statistics rule, csr always)", "MatSpMVGetFormat", list, &nlist, &set));
     if (set) {
       PetscErrorCode ierr = PETSC_SUCCESS;
       opt.allowed         = 0;
@@ -465,12 +489,12 @@ public:
         PetscCall(PetscFree(list[k]));
       }
       PetscCall(ierr);
-      PetscCheck(nlist > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_candidates needs at least one format: csr, brc, ccoo, argcsr, segsum, suraa");
+      PetscCheck(nlist > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_candidates needs at least one format: csr, brc, ccoo, argcsr, segsum, suraa, dcsr");
     }
     PetscCall(PetscOptionsInt("-mat_spmv_trials", "Timed products per candidate after one warm-up product (the median is taken)", "MatSpMVGetFormat", opt.trials, &opt.trials, NULL));
     PetscCheck(opt.trials >= 1 && opt.trials <= 1000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_trials %" PetscInt_FMT " must be in 1..1000", opt.trials);
     PetscCall(PetscStrncpy(fmt, opt.format >= 0 ? SpMVAutoNames[opt.format] : "", sizeof(fmt)));
-    PetscCall(PetscOptionsString("-mat_spmv_format", "Use this format, no selection: csr, brc, ccoo, argcsr, segsum, suraa", "MatSpMVGetFormat", fmt, fmt, sizeof(fmt), &set));
+    PetscCall(PetscOptionsString("-mat_spmv_format", "Use this format, no selection: csr, brc, ccoo, argcsr, segsum, suraa, dcsr", "MatSpMVGetFormat", fmt, fmt, sizeof(fmt), &set));
     if (set) {
       if (fmt[0]) PetscCall(SpMVAutoFindName(fmt, &opt.format));
       else opt.format = -1;
@@ -478,6 +502,7 @@ public:
     PetscCall(PetscOptionsBool("-mat_spmv_deterministic", "Only formats whose products are bitwise reproducible run to run: argcsr, segsum, suraa, csr (cuSPARSE CSR_ALG2), brc where it splits no row", "MatSpMVGetFormat", opt.deterministic, &opt.deterministic, NULL));
     PetscCall(PetscOptionsReal("-mat_spmv_budget", "Selection cost allowed, in cuSPARSE products of the matrix: ranked formats after the first are timed while the estimate, and on the GPU the time spent, stay within it", "MatSpMVGetFormat", opt.budget, &opt.budget, NULL));
     PetscCheck(opt.budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_budget %g must be >= 0", (double)opt.budget);
+    PetscCall(PetscOptionsBool("-mat_spmv_dcsr", "Rank dcsr (16-bit column offsets) in segsum's place where at least half of its 128-nonzero tiles span <= 65536 columns", "MatSpMVGetFormat", opt.dcsr, &opt.dcsr, NULL));
     PetscCall(PetscOptionsReal("-mat_spmv_margin", "A format replaces cuSPARSE's product (csr) only when its timed product is faster by at least this fraction", "MatSpMVGetFormat", opt.margin, &opt.margin, NULL));
     PetscCheck(opt.margin >= 0 && opt.margin < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_margin %g must be in [0, 1)", (double)opt.margin);
     if (opt.format >= 0 && opt.deterministic) PetscCheck(opt.format != AUTO_CCOO, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_spmv_format ccoo with -mat_spmv_deterministic: CCOO combines rows that cross a chunk with atomics");
@@ -546,7 +571,7 @@ public:
     rec.single = single;
     if (opt.format >= 0) {
       PetscCall(CheckForced(st));
-      PetscCheck(!single || cand[opt.format]->SupportsSingle(), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s does not store fp32 values (brc and segsum do)", SpMVAutoNames[opt.format]);
+      PetscCheck(!single || cand[opt.format]->SupportsSingle(), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s does not store fp32 values (brc, segsum and dcsr do)", SpMVAutoNames[opt.format]);
       rec.how = FORCED;
     } else PetscCall(SpMVAutoRank(st, opt, &rec.plan));
     if (single && rec.how != FORCED) PetscCall(SingleOnly(st));
@@ -567,7 +592,7 @@ public:
       if (usable(p.rank[k])) r[n++] = p.rank[k];
     for (int k = 0; k < AUTO_N; k++)
       if (usable(k)) r[n++] = k;
-    PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: no candidate stores fp32 values (brc, segsum)%s", opt.allowed || opt.deterministic ? " within -mat_spmv_candidates / -mat_spmv_deterministic" : "");
+    PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: no candidate stores fp32 values (brc, segsum, dcsr)%s", opt.allowed || opt.deterministic ? " within -mat_spmv_candidates / -mat_spmv_deterministic" : "");
     std::copy(r, r + n, p.rank);
     std::copy(r, r + n, p.time);
     p.nrank = p.ntime = n;
@@ -804,7 +829,7 @@ const char *SpMVAutoChosenName(const SpMVFormat *fmt) { return static_cast<const
 . A - a matrix: `seqaij<fmt>`, `mpiaij<fmt>` (this rank's diagonal block is asked), a block of one, or any other matrix
 
   Output Parameter:
-. name - the format's root name: "csr" (cuSPARSE's CSR product), "brc", "ccoo", "argcsr", "segsum" or "suraa";
+. name - the format's root name: "csr" (cuSPARSE's CSR product), "brc", "ccoo", "argcsr", "segsum", "suraa" or "dcsr";
          "none" when the matrix (on this rank: its diagonal block) has no nonzeros, so nothing is chosen;
          `NULL` when the matrix carries no petsc-spmv format
 

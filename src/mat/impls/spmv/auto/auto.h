@@ -51,9 +51,10 @@ enum SpMVAutoId : int {
   AUTO_ARGCSR,
   AUTO_SEGSUM,
   AUTO_SURAA,
+  AUTO_DCSR,
   AUTO_N
 };
-extern const char *const SpMVAutoNames[AUTO_N]; /* "csr", "brc", "ccoo", "argcsr", "segsum", "suraa" */
+extern const char *const SpMVAutoNames[AUTO_N]; /* "csr", "brc", "ccoo", "argcsr", "segsum", "suraa", "dcsr" */
 PetscErrorCode           SpMVAutoFindName(const char *, int *); /* PETSC_ERR_ARG_UNKNOWN_TYPE for an unknown name */
 
 constexpr int64_t kAutoLongRow = 64;   /* longer rows are split by BRC (its default width cap) */
@@ -61,6 +62,8 @@ constexpr int64_t kAutoWindow  = 2048; /* nonzeros per column window (a CCOO chu
 constexpr int64_t kAutoSample  = 4096; /* values sampled for the value-table estimate */
 constexpr int     kAutoTable   = 255;  /* value-table entries the estimate counts (CCOO keeps <= 256) */
 constexpr int64_t kAutoSpan16  = 65534; /* largest column range of a 16-bit window (CCOO's sentinel is 65535) */
+constexpr int64_t kAutoTile16  = 128;   /* nonzeros per dcsr tile (its default -mat_dcsr_tile) */
+constexpr int64_t kAutoTileSpan = 65535; /* largest column range of a narrow dcsr tile (kSegSumSpan16) */
 
 /* Row statistics of a CSR matrix: exact integer sums, identical from the host and the device code */
 struct SpMVAutoStats {
@@ -76,6 +79,7 @@ struct SpMVAutoStats {
   uint64_t hash    = 0;             /* fingerprint of (m, n, row offsets, columns) */
   int64_t  slots_k[5] = {0, 0, 0, 0, 0}; /* CCOO's slots for K = 1, 2, 4, 8, 16: sum of max(1, ceil(len / K)) */
   int64_t  wide       = 0;               /* nonzeros of the rows whose last minus first column exceeds 32767 (CCOO's wide rows) */
+  int64_t  ntile16    = 0;               /* dcsr's tiles of kAutoTile16 consecutive nonzeros whose column range <= kAutoTileSpan */
 
   /* derived, over the non-empty rows */
   double Mean() const { return m > nempty ? (double)nnz / (double)(m - nempty) : 0.0; }
@@ -85,6 +89,8 @@ struct SpMVAutoStats {
   double LongRowFraction() const { return m > nempty ? (double)nlong / (double)(m - nempty) : 0.0; }
   double LongNnzFraction() const { return nnz ? (double)nnzlong / (double)nnz : 0.0; }
   double Col16Fraction() const { return nwin ? (double)nwin16 / (double)nwin : 1.0; }
+  int64_t NTiles() const { return (nnz + kAutoTile16 - 1) / kAutoTile16; }
+  double Tile16Fraction() const { return NTiles() ? (double)ntile16 / (double)NTiles() : 1.0; }
   /* a matrix whose sampled values are mostly 0.0 has no values yet (preallocated, MatZeroEntries): no evidence */
   double ValueCover() const { return 2 * nvalued >= nsample && nvalued ? (double)ncover / (double)nvalued : 0.0; }
   bool   SamePattern(const SpMVAutoStats &o) const { return m == o.m && n == o.n && nnz == o.nnz && hash == o.hash; }
@@ -120,10 +126,12 @@ struct SpMVAutoOptions {
   PetscBool deterministic = PETSC_FALSE;
   PetscReal budget        = 40;    /* expected selection cost allowed, in cuSPARSE products */
   PetscReal margin        = 0.03;  /* a format replaces csr when its timed product is at least this much faster */
+  PetscBool dcsr          = PETSC_FALSE; /* -mat_spmv_dcsr: rank dcsr in segsum's place where its tiles are narrow (off: on the
+                                            H100, dcsr has not yet run ahead of segsum, see autohost.cxx) */
   BRCOptions brc          = BRCPluginDefaults(); /* BRC's width options (read, not printed, by the auto format): does BRC split rows? */
   bool operator==(const SpMVAutoOptions &o) const
   {
-    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
+    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && dcsr == o.dcsr && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
   }
 };
 
@@ -150,6 +158,9 @@ bool SpMVAutoBRCSplits(const SpMVAutoStats &, const SpMVAutoOptions &);
    from the statistics for the layout CCOO would build without a value table: its own K (CCOOChooseK), its
    padding (slots_k), 16-bit columns in the windows that fit them, 32-bit elsewhere */
 double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &);
+/* dcsr's matrix bytes per product over the CSR's (12 nnz + 4 (m + 1)), from the narrow-tile count (the last tile
+   counted as full) */
+double SpMVAutoDCSRBytesRatio(const SpMVAutoStats &);
 /* is the format's product bitwise reproducible run to run on the GPU (for this matrix)? */
 bool SpMVAutoDeterministic(int id, const SpMVAutoStats &, const SpMVAutoOptions &);
 PetscErrorCode SpMVAutoViewStats(PetscViewer, const SpMVAutoStats &);

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-const char *const SpMVAutoNames[AUTO_N] = {"csr", "brc", "ccoo", "argcsr", "segsum", "suraa"};
+const char *const SpMVAutoNames[AUTO_N] = {"csr", "brc", "ccoo", "argcsr", "segsum", "suraa", "dcsr"};
 
 PetscErrorCode SpMVAutoFindName(const char *name, int *id)
 {
@@ -21,7 +21,7 @@ PetscErrorCode SpMVAutoFindName(const char *name, int *id)
     PetscCall(PetscStrcasecmp(name, SpMVAutoNames[k], &same));
     if (same) *id = k;
   }
-  PetscCheck(*id >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the automatic type spmv: use csr, brc, ccoo, argcsr, segsum or suraa", name);
+  PetscCheck(*id >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the automatic type spmv: use csr, brc, ccoo, argcsr, segsum, suraa or dcsr", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -90,6 +90,12 @@ PetscErrorCode SpMVAutoStatsHost(const SpMVHostCsr &A, SpMVAutoStats *st)
     st->winspan += (uint64_t)(hi - lo);
     st->nwin16 += hi - lo <= kAutoSpan16;
   }
+  for (int64_t t = 0; t < st->NTiles(); t++) { /* dcsr's tiles */
+    const int64_t e = std::min<int64_t>((t + 1) * kAutoTile16, A.nnz);
+    int64_t       lo = A.j[t * kAutoTile16], hi = lo;
+    for (int64_t k = t * kAutoTile16; k < e; k++) lo = std::min<int64_t>(lo, A.j[k]), hi = std::max<int64_t>(hi, A.j[k]);
+    st->ntile16 += hi - lo <= kAutoTileSpan;
+  }
   st->hash += SpMVAutoMix((uint64_t)A.m, (uint64_t)A.n, kAutoSaltShape);
   st->nsample = std::min<int64_t>(kAutoSample, A.nnz);
   std::vector<double> v((std::size_t)st->nsample);
@@ -114,6 +120,14 @@ double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &st)
   const double slots = (double)st.slots_k[CCOOKIndex(K)], stored = slots * (double)K, col16 = st.Col16Fraction();
   const double ccoo  = stored * (2.0 * col16 + 4.0 * (1.0 - col16) + 8.0) + slots + 17.0 * std::ceil(slots / 256.0) + 8.0 * (double)st.n + 8.0 * (double)st.m;
   return ccoo / csr;
+}
+
+double SpMVAutoDCSRBytesRatio(const SpMVAutoStats &st)
+{
+  if (!st.nnz) return 1.0;
+  const double nt = (double)st.NTiles(), n16 = (double)st.ntile16, rows = 4.0 * (double)(st.m + 1);
+  const double dcsr = 8.0 * (double)st.nnz + (double)kAutoTile16 * (2.0 * n16 + 4.0 * (nt - n16)) + 8.0 * nt + rows; /* + a base and a boundary a tile */
+  return dcsr / (12.0 * (double)st.nnz + rows);
 }
 
 bool SpMVAutoBRCSplits(const SpMVAutoStats &st, const SpMVAutoOptions &o)
@@ -159,6 +173,7 @@ constexpr double kRegularCV    = 1.0;  /* beyond: irregular, even without long r
 constexpr double kFewEmpty     = 0.1;  /* CCOO stores a slot per empty row */
 constexpr double kPowerLaw     = 0.01; /* long rows (> 64) are at least 1% of the rows: a power law, not a few huge rows */
 constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the CSR floor: no brc beside it */
+constexpr double kDCSRFit      = 0.5;  /* dcsr replaces segsum where at least half its tiles take 16-bit columns */
 
 /* Expected cost of timing one candidate, in cuSPARSE products of the same matrix: its build plus 1 + trials
    products (each at most about one cuSPARSE product). The builds: medians over two H100 runs of the nine unseen
@@ -166,8 +181,9 @@ constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the C
    from the library's pool) of MatSpMVBuild / aijcusparse MatMult of each type alone: brc 7.6-18.5 (median 11.8),
    argcsr 8.1-21.4 (13.0), segsum 1.4-5.7 (2.6), ccoo without a value table 7.2-16.7 (11.7); csr only makes
    descriptors and a buffer; suraa (never ranked) from the older run spmv-20261123-141225.csv. Before the pool
-   cudaMalloc/cudaFree took 50-380 us each and the builds 15-40% more. */
-constexpr double kBuildCost[AUTO_N] = {0.5, 11.8, 20.0, 13.0, 2.6, 13.3};
+   cudaMalloc/cudaFree took 50-380 us each and the builds 15-40% more. dcsr: segsum's build plus one pass over the
+   columns that writes the 16-bit offsets (6 bytes a nonzero, about half a product): 3.2, an estimate. */
+constexpr double kBuildCost[AUTO_N] = {0.5, 11.8, 20.0, 13.0, 2.6, 13.3, 3.2};
 constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the row offsets and the columns */
 /* CCOO builds its value table only where the sampled values repeat (CCOOTableBuilt: the table's values cover
    at least 1/CCOO_COVER_DIV of the sample); the 20.0 above is a build with the table (constant 27-point stencil
@@ -301,14 +317,29 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   /* SURAA is never ranked: it was the fastest on none of the nine benchmark matrices (0.53-1.34x, behind BRC
      or CCOO on every one): its global sort by length breaks x locality and its three kernel groups cost
      launches. It runs when asked for (-mat_spmv_format, -mat_spmv_candidates). */
-  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s", why, promoted ? "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first" : ""));
+  /* dcsr is segsum's kernel over 16-bit column offsets (a tile whose columns span more keeps the CSR's 32-bit
+     columns): the same balance, the same order of operations, 2 bytes a nonzero fewer in every narrow tile. With
+     -mat_spmv_dcsr, where at least half of its tiles are narrow, it takes segsum's place, in the ranking and as
+     the safety net below (so it pushes no other candidate out of the budget: the net is reserved at segsum's
+     cost); elsewhere segsum stays (a wide tile costs dcsr its base read on top of segsum's bytes).
+     Off by default: on the H100 (bench/results/spmv-dcsr-h100-20261125-*-v1/-v2, 14 matrices) dcsr ran level with
+     segsum where its tiles were wide and 10-40% (v1), then 12-14% (v2) behind it where they were narrow, while
+     its floor (floor-gather16) ran 0.85x floor-gather there; in place of segsum it cost the selection two misses
+     (rgg 0.918x, vsp 0.927x the fastest type, both won by segsum). The kernel that keeps the offsets packed until
+     the tile's use (683fa34) has not been measured on a GPU yet: turn this on by default once it runs ahead. */
+  const bool d16 = o.dcsr && st.Tile16Fraction() >= kDCSRFit;
+  const int  net = d16 ? AUTO_DCSR : AUTO_SEGSUM;
+  if (d16)
+    for (int k = 0; k < n; k++)
+      if (order[k] == AUTO_SEGSUM) order[k] = AUTO_DCSR;
+  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s", why, promoted ? "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first" : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : ""));
 
   auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
     if (usable(order[k])) p->rank[p->nrank++] = order[k];
 
   /* the host takes the first ranked; with a list that the rule ranks nothing of, the first listed usable */
-  const int fallback[AUTO_N] = {AUTO_BRC, AUTO_CCOO, AUTO_ARGCSR, AUTO_SEGSUM, AUTO_SURAA, AUTO_CSR};
+  const int fallback[AUTO_N] = {AUTO_BRC, AUTO_CCOO, AUTO_ARGCSR, AUTO_SEGSUM, AUTO_DCSR, AUTO_SURAA, AUTO_CSR};
   p->host = p->nrank ? p->rank[0] : -1;
   for (int k = 0; k < AUTO_N && p->host < 0; k++)
     if (o.allowed && usable(fallback[k])) p->host = fallback[k];
@@ -331,11 +362,11 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
        timed in any case): a format ranked after the first is timed only if it fits beside csr, the first ranked
        and the net (with CCOO's build cheap without a table, the 7-point stencil's plan would otherwise grow
        from csr, ccoo, segsum to 45 expected products with argcsr) */
-    const double net = usable(AUTO_SEGSUM) ? kBuildCost[AUTO_SEGSUM] + trial : 0.0;
+    const double netc = usable(net) ? kBuildCost[AUTO_SEGSUM] + trial : 0.0; /* dcsr's net at segsum's cost, see d16 */
     for (int k = 0; k < p->nrank; k++) {
-      const double c = BuildCost(p->rank[k], table) + trial;
-      const bool   netin = p->rank[k] == AUTO_SEGSUM || std::find(p->time, p->time + p->ntime, AUTO_SEGSUM) != p->time + p->ntime;
-      if (k == 0 || p->expected + c + (netin ? 0.0 : net) <= o.budget) {
+      const double c = p->rank[k] == net ? netc : BuildCost(p->rank[k], table) + trial;
+      const bool   netin = p->rank[k] == net || std::find(p->time, p->time + p->ntime, net) != p->time + p->ntime;
+      if (k == 0 || p->expected + c + (netin ? 0.0 : netc) <= o.budget) {
         Push(p->time, &p->ntime, p->rank[k]);
         p->expected += c;
       }
@@ -347,9 +378,9 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     /* the safety net, outside the budget: segsum runs on the CSR arrays themselves (its build is a few small
        arrays, about 4 cuSPARSE products) and balances any row lengths, so it is timed whenever the rule left it
        out; on the H100 it was within 3% of the fastest on 12 of 14 matrices (rgg: the fastest) */
-    if (usable(AUTO_SEGSUM) && std::find(p->time, p->time + p->ntime, AUTO_SEGSUM) == p->time + p->ntime) {
-      Push(p->time, &p->ntime, AUTO_SEGSUM);
-      p->expected += kBuildCost[AUTO_SEGSUM] + trial;
+    if (usable(net) && std::find(p->time, p->time + p->ntime, net) == p->time + p->ntime) {
+      Push(p->time, &p->ntime, net);
+      p->expected += kBuildCost[net] + trial;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -360,6 +391,7 @@ PetscErrorCode SpMVAutoViewStats(PetscViewer v, const SpMVAutoStats &st)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(v, "spmv: rows %" PetscInt64_FMT " (%" PetscInt64_FMT " empty), columns %" PetscInt64_FMT ", nnz %" PetscInt64_FMT "; non-empty row length mean %.2f std %.2f max %" PetscInt64_FMT "; rows longer than %" PetscInt64_FMT ": %" PetscInt64_FMT " (%.1f%% of the nonzeros)\n", st.m, st.nempty, st.n, st.nnz, st.Mean(), st.Std(), st.maxlen, kAutoLongRow, st.nlong, 100.0 * st.LongNnzFraction()));
   PetscCall(PetscViewerASCIIPrintf(v, "spmv: CCOO without a value table would stream %.3f of the CSR floor's bytes (its K and padding from the slot counts; %" PetscInt64_FMT " nonzeros in rows spanning more than %" PetscInt64_FMT " columns)\n", SpMVAutoCCOOBytesRatio(st), st.wide, (PetscInt64)CCOO_WIDE_SPAN));
+  PetscCall(PetscViewerASCIIPrintf(v, "spmv: dcsr: %.1f%% of the %" PetscInt64_FMT "-nonzero tiles span at most %" PetscInt64_FMT " columns (16-bit offsets); it would stream %.3f of the CSR's matrix bytes\n", 100.0 * st.Tile16Fraction(), kAutoTile16, kAutoTileSpan + 1, SpMVAutoDCSRBytesRatio(st)));
   PetscCall(PetscViewerASCIIPrintf(v, "spmv: column spread: %.1f%% of the %" PetscInt64_FMT "-nonzero windows span at most %" PetscInt64_FMT " columns (mean span %.4g); values: the %d most frequent of %" PetscInt64_FMT " sampled nonzero values cover %.1f%%%s\n", 100.0 * st.Col16Fraction(), kAutoWindow, kAutoSpan16, st.nwin ? (double)st.winspan / (double)st.nwin : 0.0, kAutoTable, st.nvalued, 100.0 * st.ValueCover(), 2 * st.nvalued < st.nsample ? " (most sampled values are 0.0: not counted)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

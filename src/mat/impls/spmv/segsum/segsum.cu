@@ -43,6 +43,16 @@ struct Dev {
   double       *sval  = nullptr;
 };
 
+/* dcsr's compressed columns (segsum.h): a kernel parameter of its own, empty for segsum, so that Dev and the
+   segsum kernels stay as they were */
+template <bool C16>
+struct Cols16 {};
+template <>
+struct Cols16<true> {
+  const unsigned short *off  = nullptr; /* ntiles*W*T column offsets */
+  const int            *base = nullptr; /* ntiles tile bases, -1: a wide tile (the CSR's columns) */
+};
+
 /* ---------------------------------------------------------------------------------------------- */
 /* the speculative kernel                                                                          */
 /* ---------------------------------------------------------------------------------------------- */
@@ -60,9 +70,10 @@ __host__ __device__ __forceinline__ const V *Vals(const Dev &D)
    so every load is aligned: columns int2 (T = 2) or int4; values double2, or float2 (T = 2) or float4
    (the lanes of a warp read one contiguous stretch: T*4 bytes per lane in fp32, T*8 in fp64) */
 template <int T, typename V>
-__device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__restrict__ aa, int64_t e0, int (&c)[T], V (&v)[T])
+__device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__restrict__ aa, int64_t e0, int (&c)[T], V (&v)[T], bool cols = true)
 {
-  if constexpr (T == 2) {
+  if (!cols) {
+  } else if constexpr (T == 2) {
     const int2 q = __ldcs(reinterpret_cast<const int2 *>(cj + e0));
     c[0]         = q.x;
     c[1]         = q.y;
@@ -99,15 +110,53 @@ __device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__
   }
 }
 
+/* dcsr: a lane's T 16-bit column offsets (T*2 bytes, aligned: the array is padded to whole tiles), streamed,
+   kept packed two to a word in c[0 .. T/2-1] until the tile is used (Unpack). Unpacking here, in the prefetch,
+   would make the warp wait for the load right away and lose the pipeline: measured on the H100, dcsr then ran
+   13% behind segsum wherever its tiles were narrow (and level where they were wide). */
+template <int T>
+__device__ __forceinline__ void LoadPacked(const unsigned short *__restrict__ off, int64_t e0, int (&c)[T])
+{
+  if constexpr (T == 2) c[0] = (int)__ldcs(reinterpret_cast<const unsigned *>(off + e0));
+  else if constexpr (T == 4) {
+    const uint2 w = __ldcs(reinterpret_cast<const uint2 *>(off + e0));
+    c[0]          = (int)w.x;
+    c[1]          = (int)w.y;
+  } else {
+#pragma unroll
+    for (int q = 0; q < T / 8; q++) {
+      const uint4 w = __ldcs(reinterpret_cast<const uint4 *>(off + e0) + q);
+      c[4 * q]      = (int)w.x;
+      c[4 * q + 1]  = (int)w.y;
+      c[4 * q + 2]  = (int)w.z;
+      c[4 * q + 3]  = (int)w.w;
+    }
+  }
+}
+/* the columns from the packed offsets and the tile's base (in place, from the top: c[k] reads c[k/2] <= c[k]) */
+template <int T>
+__device__ __forceinline__ void Unpack(int base, int (&c)[T])
+{
+#pragma unroll
+  for (int k = T - 1; k >= 0; k--) c[k] = base + (int)(((unsigned)c[k / 2] >> (16 * (k & 1))) & 0xffffu);
+}
+
 /* Software pipeline: what tile t needs from memory before its x gather and its descriptor, loaded one tile
-   ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane) */
-template <int T, typename V>
-__device__ __forceinline__ void Fetch(const Dev &D, int64_t t, int lane, int lo, int hi, int (&c)[T], V (&v)[T], int &pa, int &pb)
+   ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane).
+   dcsr (C16): a full narrow tile's 16-bit offsets, packed (see LoadPacked), a wide or partial one's columns from
+   the CSR (the kernel unpacks where base >= 0 and the tile is full); base is the tile's
+   base, loaded with the warp's tile boundaries (a load of it here would delay every load of the tile by a
+   memory latency: measured, dcsr then ran 10-40% behind segsum) */
+template <int T, typename V, bool C16>
+__device__ __forceinline__ void Fetch(const Dev &D, const Cols16<C16> &K, int64_t t, int lane, int lo, int hi, int base, int (&c)[T], V (&v)[T], int &pa, int &pb)
 {
   constexpr int WT = kW * T;
   const int64_t tb = t * WT, e0 = tb + (int64_t)lane * T;
-  if (tb + WT <= D.nnz) LoadLane<T, V>(D.cj, Vals<V>(D), e0, c, v);
-  else { /* the last, partial tile */
+  if (tb + WT <= D.nnz) {
+    LoadLane<T, V>(D.cj, Vals<V>(D), e0, c, v, !C16 || base < 0);
+    if constexpr (C16)
+      if (base >= 0) LoadPacked<T>(K.off, e0, c);
+  } else { /* the last, partial tile */
 #pragma unroll
     for (int k = 0; k < T; k++) {
       const bool in = e0 + k < D.nnz;
@@ -161,8 +210,8 @@ __device__ __forceinline__ void Put(double *__restrict__ y, double *__restrict__
 /* One warp per S consecutive tiles of W*T nonzeros. Shared memory per warp: W*T head bytes, W*T row ids.
    V: the stored value type; the values stay V in registers (the tile loaded ahead) and are widened to
    double at the product. */
-template <int T, typename V, bool ADD>
-__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const double *__restrict__ x, double *__restrict__ y, const bool speculate)
+template <int T, typename V, bool ADD, bool C16>
+__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const double *__restrict__ x, double *__restrict__ y, const bool speculate, const Cols16<C16> K)
 {
   constexpr int WT = kW * T;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -176,6 +225,8 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
   const int64_t nnz = D.nnz, t0 = g * D.S;
   const int     ntw     = (int)min((int64_t)D.S, D.ntiles - t0);
   const int     rb      = lane <= ntw ? __ldg(D.bound + t0 + lane) : 0; /* lane i: first row of tile i */
+  int           tb16    = 0; /* dcsr: lane i: the base of tile i */
+  if constexpr (C16) tb16 = lane < ntw ? __ldg(K.base + t0 + lane) : 0;
   const int     slot    = __ldg(D.wslot + g);
   int           r_hi    = __shfl_sync(kFull, rb, 0);
   const int     syncrow = slot >= 0 ? r_hi : -1; /* first row, when it started in an earlier warp */
@@ -184,7 +235,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
 
   int cn[T], pa = 0, pb = 0; /* the next tile, loaded one tile ahead */
   V   vn[T];
-  Fetch<T, V>(D, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), cn, vn, pa, pb);
+  Fetch<T, V, C16>(D, K, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), C16 ? __shfl_sync(kFull, tb16, 0) : 0, cn, vn, pa, pb);
   for (int i = 0; i < ntw; i++) {
     int    c[T];
     V      v[T];
@@ -199,9 +250,13 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
     const int     r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
     r_hi               = __shfl_sync(kFull, rb, i + 1);
     const int nxt_hi   = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
-    if (i + 1 < ntw) Fetch<T, V>(D, t0 + i + 1, lane, r_hi, nxt_hi, cn, vn, pa, pb);
+    if (i + 1 < ntw) Fetch<T, V, C16>(D, K, t0 + i + 1, lane, r_hi, nxt_hi, C16 ? __shfl_sync(kFull, tb16, i + 1) : 0, cn, vn, pa, pb);
     const int64_t e0   = tb + (int64_t)lane * T;
     const bool    full = tb + WT <= nnz;
+    if constexpr (C16) {
+      const int cb = __shfl_sync(kFull, tb16, i);
+      if (cb >= 0 && full) Unpack<T>(cb, c);
+    }
 #pragma unroll
     for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? __ldg(x + c[k]) : 0.0;
 
@@ -442,18 +497,48 @@ __global__ void Stats(int64_t ntiles, int WT, const int *__restrict__ bound, int
   }
 }
 
+/* dcsr: a warp per tile: the tile's column range; a narrow tile gets its base and 16-bit offsets, a wide one
+   base -1 (its offsets stay 0); cnt = {wide tiles, their nonzeros} */
+__global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t nnz, const int *__restrict__ cj, int *__restrict__ base, unsigned short *__restrict__ off, unsigned long long *__restrict__ cnt)
+{
+  const int lane = threadIdx.x & (kW - 1);
+  for (int64_t t = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / kW; t < ntiles; t += (int64_t)gridDim.x * blockDim.x / kW) {
+    const int64_t e0 = t * WT, e1 = min(e0 + WT, nnz);
+    int           lo = INT_MAX, hi = INT_MIN;
+    for (int64_t e = e0 + lane; e < e1; e += kW) {
+      const int c = cj[e];
+      lo          = min(lo, c);
+      hi          = max(hi, c);
+    }
+#pragma unroll
+    for (int o = kW / 2; o > 0; o >>= 1) {
+      lo = min(lo, __shfl_xor_sync(kFull, lo, o));
+      hi = max(hi, __shfl_xor_sync(kFull, hi, o));
+    }
+    const bool narrow = (int64_t)hi - lo <= kSegSumSpan16;
+    for (int64_t e = e0 + lane; e < e0 + WT; e += kW) off[e] = narrow && e < e1 ? (unsigned short)(cj[e] - lo) : 0;
+    if (lane == 0) {
+      base[t] = narrow ? lo : -1;
+      if (!narrow) {
+        atomicAdd(cnt, 1ull);
+        atomicAdd(cnt + 1, (unsigned long long)(e1 - e0));
+      }
+    }
+  }
+}
+
 /* build and fix-up kernels: kAux threads per block, at most cap blocks */
 inline unsigned Grid(int64_t threads, int64_t cap = 4096) { return spmv::GridFor(threads, kAux, cap); }
 
 /* the kernels for one tile height and value type */
-template <int T, typename V>
-PetscErrorCode LaunchV(const Dev &D, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
+template <int T, typename V, bool C16>
+PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
   const unsigned    blocks = (unsigned)((D.nwarps + warps - 1) / warps);
   const std::size_t shmem  = (std::size_t)warps * 5 * kW * T;
-  if (add) SpMVKernel<T, V, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
-  else SpMVKernel<T, V, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
+  if (add) SpMVKernel<T, V, true, C16><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate, K);
+  else SpMVKernel<T, V, false, C16><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate, K);
   SpMVCheckLaunch();
   if (D.nruns > 0 || (!add && D.nempty > 0)) {
     const unsigned fb = Grid(std::max(D.nruns, add ? 0 : D.nempty));
@@ -464,11 +549,16 @@ PetscErrorCode LaunchV(const Dev &D, int warps, bool speculate, const double *x,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 template <int T>
-PetscErrorCode Launch(const Dev &D, bool single, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
+PetscErrorCode Launch(const Dev &D, const Cols16<true> *K, bool single, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
-  if (single) PetscCall((LaunchV<T, float>(D, warps, speculate, x, y, add, s)));
-  else PetscCall((LaunchV<T, double>(D, warps, speculate, x, y, add, s)));
+  if (K) { /* dcsr */
+    if (single) PetscCall((LaunchV<T, float, true>(D, *K, warps, speculate, x, y, add, s)));
+    else PetscCall((LaunchV<T, double, true>(D, *K, warps, speculate, x, y, add, s)));
+  } else {
+    if (single) PetscCall((LaunchV<T, float, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
+    else PetscCall((LaunchV<T, double, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -485,8 +575,16 @@ class SegSum final : public SpMVFormat {
   std::size_t      bytes  = 0;
   bool             dsingle = false; /* the device values are fp32: the kernels' V (set with dev.aa) */
   bool             single  = false; /* the last build or refresh, host or device, had fp32 values (View) */
+  Cols16<true>     k16;             /* dcsr: the compressed columns on the device */
+  unsigned short  *doff  = nullptr; /* ... the same pointers, owned */
+  int             *dbase = nullptr;
 
 public:
+  explicit SegSum(bool c16 = false)
+  {
+    opt.c16  = c16;
+    opt.name = c16 ? "dcsr" : "segsum";
+  }
   ~SegSum() override { (void)ReleaseDevice(); }
 
   bool SupportsSingle() const override { return true; }
@@ -494,10 +592,15 @@ public:
   PetscErrorCode SetFromOptions(PetscOptionItems PetscOptionsObject) override
   {
     PetscFunctionBegin;
-    PetscCall(PetscOptionsInt("-mat_segsum_tile", "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
-    PetscCall(PetscOptionsInt("-mat_segsum_tiles_per_warp", "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
-    PetscCall(PetscOptionsInt("-mat_segsum_warps_per_block", "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
-    PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
+    char name[4][64];
+    PetscCall(PetscSNPrintf(name[0], sizeof(name[0]), "-mat_%s_tile", opt.name));
+    PetscCall(PetscSNPrintf(name[1], sizeof(name[1]), "-mat_%s_tiles_per_warp", opt.name));
+    PetscCall(PetscSNPrintf(name[2], sizeof(name[2]), "-mat_%s_warps_per_block", opt.name));
+    PetscCall(PetscSNPrintf(name[3], sizeof(name[3]), "-mat_%s_speculate", opt.name));
+    PetscCall(PetscOptionsInt(name[0], opt.c16 ? "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512); a tile whose columns span at most 65536 stores 16-bit column offsets" : "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
+    PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
+    PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
+    PetscCall(PetscOptionsBool(name[3], "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -532,8 +635,11 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.bound, dev.wslot, dev.run_off, dev.run_row, dev.erow, dev.sval}));
+    PetscCall(spmv::DeviceFree({dev.bound, dev.wslot, dev.run_off, dev.run_row, dev.erow, dev.sval, (void *)doff, (void *)dbase}));
     dev     = Dev();
+    k16     = Cols16<true>();
+    doff    = nullptr;
+    dbase   = nullptr;
     bytes   = 0;
     dsingle = false;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -622,6 +728,21 @@ public:
     st.ndirty    = (int64_t)hc[1];
     st.nlong     = (int64_t)hc[2];
     st.nlongruns = (int64_t)hc[3];
+    /* dcsr: the compressed columns */
+    st.c16 = opt.c16;
+    if (opt.c16 && st.ntiles) {
+      PetscCall(spmv::DeviceAlloc(&doff, st.ntiles * WT, &bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dbase, st.ntiles, &bytes, s));
+      PetscCallCUDA(cudaMemsetAsync(cnt, 0, 2 * sizeof(*cnt), s));
+      Compress<<<Grid(st.ntiles * kW, 8192), kAux, 0, s>>>(st.ntiles, WT, st.nnz, A.j, dbase, doff, cnt);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cudaMemcpyAsync(hc, cnt, 2 * sizeof(*cnt), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      st.nwide    = (int64_t)hc[0];
+      st.nwidennz = (int64_t)hc[1];
+      k16.off     = doff;
+      k16.base    = dbase;
+    }
     st.auxbytes  = SegSumAuxBytes(st);
     PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -659,16 +780,16 @@ public:
     }
     switch (st.T) {
     case 2:
-      PetscCall(Launch<2>(dev, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
+      PetscCall(Launch<2>(dev, opt.c16 ? &k16 : nullptr, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
       break;
     case 4:
-      PetscCall(Launch<4>(dev, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
+      PetscCall(Launch<4>(dev, opt.c16 ? &k16 : nullptr, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
       break;
     case 8:
-      PetscCall(Launch<8>(dev, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
+      PetscCall(Launch<8>(dev, opt.c16 ? &k16 : nullptr, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
       break;
     case 16:
-      PetscCall(Launch<16>(dev, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
+      PetscCall(Launch<16>(dev, opt.c16 ? &k16 : nullptr, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
       break;
     default:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum: tile height %" PetscInt_FMT " not compiled", st.T);
@@ -681,11 +802,13 @@ public:
     const int64_t WT = kW * st.T;
 
     PetscFunctionBegin;
-    PetscCall(PetscViewerASCIIPrintf(v, "segsum: rows %" PetscInt_FMT ", nnz %" PetscInt64_FMT ", empty rows %" PetscInt64_FMT "\n", st.m, st.nnz, st.nempty));
-    PetscCall(PetscViewerASCIIPrintf(v, "segsum: tile W*T = 32*%" PetscInt_FMT " = %" PetscInt64_FMT " nonzeros, %" PetscInt_FMT " tiles per warp (%" PetscInt64_FMT " nonzeros), %" PetscInt_FMT " warps per block, speculation %s\n", st.T, WT, st.S, WT * st.S, st.warps, opt.speculate ? "on" : "off"));
-    PetscCall(PetscViewerASCIIPrintf(v, "segsum: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
-    PetscCall(PetscViewerASCIIPrintf(v, "segsum: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
-    PetscCall(PetscViewerASCIIPrintf(v, "segsum: %s values; no copy of the matrix (the kernel reads the CSR); auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", single ? "fp32" : "fp64", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: rows %" PetscInt_FMT ", nnz %" PetscInt64_FMT ", empty rows %" PetscInt64_FMT "\n", opt.name, st.m, st.nnz, st.nempty));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: tile W*T = 32*%" PetscInt_FMT " = %" PetscInt64_FMT " nonzeros, %" PetscInt_FMT " tiles per warp (%" PetscInt64_FMT " nonzeros), %" PetscInt_FMT " warps per block, speculation %s\n", opt.name, st.T, WT, st.S, WT * st.S, st.warps, opt.speculate ? "on" : "off"));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", opt.name, st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)" : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
+    if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -696,7 +819,7 @@ public:
 
     PetscFunctionBegin;
     PetscCall(SegSumBuildHostLayout(opt, A, &ref, &rst));
-    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "segsum device layout differs from the host reference (device/host): tiles %" PetscInt64_FMT "/%" PetscInt64_FMT " warps %" PetscInt64_FMT "/%" PetscInt64_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " runs %" PetscInt64_FMT "/%" PetscInt64_FMT " empty %" PetscInt64_FMT "/%" PetscInt64_FMT " fast %" PetscInt64_FMT "/%" PetscInt64_FMT " dirty %" PetscInt64_FMT "/%" PetscInt64_FMT " long %" PetscInt64_FMT "/%" PetscInt64_FMT " long runs %" PetscInt64_FMT "/%" PetscInt64_FMT,
                st.ntiles, rst.ntiles, st.nwarps, rst.nwarps, st.nslots, rst.nslots, st.nruns, rst.nruns, st.nempty, rst.nempty, st.nfast, rst.nfast, st.ndirty, rst.ndirty, st.nlong, rst.nlong, st.nlongruns, rst.nlongruns);
     *maxdiff = 0;
@@ -706,7 +829,7 @@ public:
       std::vector<int> got(n);
       PetscFunctionBegin;
       if (n) PetscCall(spmv::Download(got, d));
-      PetscCheck((int64_t)h.size() >= n && std::equal(got.begin(), got.end(), h.begin()), PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum device %s differs from the host reference", name);
+      PetscCheck((int64_t)h.size() >= n && std::equal(got.begin(), got.end(), h.begin()), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s device %s differs from the host reference", opt.name, name);
       PetscFunctionReturn(PETSC_SUCCESS);
     };
     PetscCall(same("tile boundaries", dev.bound, ref.bound, st.ntiles + 1));
@@ -715,6 +838,12 @@ public:
       PetscCall(same("synchronizer slots", dev.wslot, ref.wslot, st.nwarps));
       PetscCall(same("run offsets", dev.run_off, ref.run_off, st.nruns + 1));
       PetscCall(same("run rows", dev.run_row, ref.run_row, st.nruns));
+    }
+    if (st.c16 && st.ntiles) {
+      std::vector<unsigned short> off(st.ntiles * kW * st.T);
+      PetscCall(same("tile column bases", dbase, ref.cbase, st.ntiles));
+      PetscCall(spmv::Download(off, doff));
+      PetscCheck(off == ref.c16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device column offsets differ from the host reference");
     }
     /* the product itself: device and host reference must agree bit for bit, y = A x and y += A x */
     /* fp32 values on the device: the reference multiplies with the same values rounded to fp32 (the identity
@@ -757,4 +886,5 @@ public:
   }
 };
 
-SpMVFormat *SegSumCreate(void) { return new SegSum(); }
+SpMVFormat *SegSumCreate(void) { return new SegSum(false); }
+SpMVFormat *DCSRCreate(void) { return new SegSum(true); }

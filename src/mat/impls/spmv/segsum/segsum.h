@@ -41,6 +41,17 @@
      run_off[nruns+1], run_row[nruns]  slots grouped by row (consecutive warps inside one long row)
      erow[nempty]     the empty rows, zeroed by the fix-up kernel
      sval[nslots]     the synchronizer values (written by every product)
+
+   Compressed columns (the format dcsr, issue #29: the same class, kernels and host reference with C16 on):
+   the kernel reads 16-bit column offsets instead of the CSR's 32-bit columns wherever a tile's columns span
+   at most 65536 (the tile's smallest column is its base):
+     cbase[ntiles]    the tile's smallest column, or -1: a wide tile, whose columns the kernel reads from the
+                      CSR itself (32-bit; nothing is copied for it)
+     c16[ntiles*W*T]  column - cbase[tile] of every nonzero of a narrow tile (0 in wide tiles and past nnz)
+   Values stay where they are (the CSR's fp64, or the fp32 copy's), so a values refresh re-encodes nothing.
+   A product then streams 8 (4 in fp32) + 2 bytes a nonzero in narrow tiles (+ 4 a tile for the base) instead
+   of 8 + 4; the row offsets are still read by the descriptor walk. The order of the floating-point operations
+   is segsum's: dcsr's product equals segsum's bit for bit.
 */
 #pragma once
 #include "../spmvformat.h"
@@ -57,7 +68,10 @@ struct SegSumOptions {
   PetscInt  S         = 7;    /* tiles per warp, 1..31 */
   PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
+  bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
+  const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
+constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
 
 /* What the layout looks like; identical on host and device (Verify compares them) */
 struct SegSumStats {
@@ -68,12 +82,25 @@ struct SegSumStats {
   int64_t  nfast = 0, ndirty = 0, nlong = 0; /* tiles: inside one row, with empty rows, range longer than the tile */
   int64_t  nslots = 0, nruns = 0, nlongruns = 0, nempty = 0;
   int64_t  auxbytes = 0; /* the auxiliary arrays, see above */
+  bool     c16 = false;   /* compressed columns (dcsr) */
+  int64_t  nwide = 0;     /* dcsr: tiles whose columns span more than kSegSumSpan16 (32-bit columns) */
+  int64_t  nwidennz = 0;  /* dcsr: the nonzeros of the wide tiles */
 };
-inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots; }
+inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0); }
+/* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
+   ones, the tile bases), row offsets, tile boundaries (the synchronizer and the empty rows are left out: small) */
+inline double SegSumBytesPerNnz(const SegSumStats &s, bool single)
+{
+  if (!s.nnz) return 0.0;
+  const double nnz = (double)s.nnz, cols = s.c16 ? 2.0 * (nnz - (double)s.nwidennz) + 4.0 * (double)s.nwidennz + 4.0 * (double)s.ntiles : 4.0 * nnz;
+  return (single ? 4.0 : 8.0) + (cols + 4.0 * (double)(s.m + 1) + 4.0 * (double)(s.ntiles + 1)) / nnz;
+}
 
 /* The auxiliary arrays on the host (the device holds the same, see above) */
 struct SegSumHostLayout {
   std::vector<int>            bound, wslot, run_off, run_row, erow;
+  std::vector<int>            cbase; /* dcsr: see above */
+  std::vector<unsigned short> c16;
   mutable std::vector<double> sval; /* scratch of the host executor */
 };
 
@@ -83,3 +110,4 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &, const SpMVHostCsr &,
 void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const PetscScalar *x, PetscScalar *y, bool add);
 
 SpMVFormat *SegSumCreate(void);
+SpMVFormat *DCSRCreate(void); /* segsum with 16-bit column offsets (opt.c16), options -mat_dcsr_* */

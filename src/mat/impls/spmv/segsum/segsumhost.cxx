@@ -6,9 +6,9 @@
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
 {
   PetscFunctionBegin;
-  PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_segsum_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.tile);
-  PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_segsum_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.S);
-  PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_segsum_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.warps);
+  PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.name, o.tile);
+  PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.name, o.S);
+  PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -24,7 +24,7 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
 
   PetscFunctionBegin;
   PetscCall(SegSumCheckOptions(o));
-  PetscCheck(A.nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "segsum uses 32-bit row and nonzero indices");
+  PetscCheck(A.nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s uses 32-bit row and nonzero indices", o.name);
   *st          = SegSumStats();
   *L           = SegSumHostLayout();
   st->m        = m;
@@ -69,6 +69,24 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
     st->ndirty += e != L->erow.end() && *e < hi;
   }
   L->sval.resize(st->nslots);
+  /* dcsr: each tile's smallest column and the offsets from it, where the tile spans at most 2^16 columns */
+  st->c16 = o.c16;
+  if (o.c16) {
+    L->cbase.assign(st->ntiles, -1);
+    L->c16.assign(st->ntiles * WT, 0);
+    for (int64_t t = 0; t < st->ntiles; t++) {
+      const int64_t e0 = t * WT, e1 = std::min<int64_t>(e0 + WT, st->nnz);
+      int64_t       lo = A.j[e0], hi = lo;
+      for (int64_t e = e0; e < e1; e++) lo = std::min<int64_t>(lo, A.j[e]), hi = std::max<int64_t>(hi, A.j[e]);
+      if (hi - lo > kSegSumSpan16) {
+        st->nwide++;
+        st->nwidennz += e1 - e0;
+        continue;
+      }
+      L->cbase[t] = (int)lo;
+      for (int64_t e = e0; e < e1; e++) L->c16[e] = (unsigned short)(A.j[e] - lo);
+    }
+  }
   st->auxbytes = SegSumAuxBytes(*st);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,6 +109,9 @@ struct Warp {
   {
   }
 
+  /* the column of nonzero e in tile t: dcsr's narrow tiles from their 16-bit offsets, else the CSR's */
+  int64_t Col(int64_t t, int64_t e) const { return st.c16 && L.cbase[t] >= 0 ? (int64_t)L.cbase[t] + L.c16[e] : (int64_t)A.j[e]; }
+
   void Run(int64_t g)
   {
     const int     T = (int)st.T, WT = kSegSumW * T, m = (int)st.m;
@@ -108,7 +129,7 @@ struct Warp {
       const int64_t tb   = (t0 + i) * WT;
       const int     r_lo = r_hi;
       r_hi               = L.bound[t0 + i + 1];
-      for (int e = 0; e < WT; e++) p[e] = tb + e < nnz ? A.a[tb + e] * x[A.j[tb + e]] : 0.0;
+      for (int e = 0; e < WT; e++) p[e] = tb + e < nnz ? A.a[tb + e] * x[Col(t0 + i, tb + e)] : 0.0;
       if (r_lo == r_hi) { /* fast track: the tile lies inside one row */
         for (int l = 0; l < kSegSumW; l++) {
           double s = p[l * T];
