@@ -15,7 +15,9 @@
 # nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
 .SUFFIXES:
 .DEFAULT_GOAL := lib
-BUILD  ?= build
+# SCALAR=complex: the self-built PETSc with complex scalars (config/petsc.sh, its own prefix) in its own build folder
+SCALAR ?= real
+BUILD  ?= build$(if $(filter complex,$(SCALAR)),-complex)
 SHELL  := /bin/bash
 
 # config/petsc.sh checks the PETSc (or builds and installs its own) and writes $(BUILD)/petsc.mk; a bad set-up
@@ -27,7 +29,7 @@ include $(BUILD)/petsc.mk
 endif
 $(BUILD)/petsc.mk: config/petsc.sh config/check-petsc.sh $(if $(filter-out : $(PETSC_MK_FOR),$(PETSC_ASKED)),FORCE)
 	@mkdir -p $(BUILD); rm -f $@
-	@set -o pipefail; bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
+	@set -o pipefail; PETSC_SPMV_SCALAR=$(SCALAR) bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
 	  echo 'PETSC_MK_FOR := $(PETSC_ASKED)' >> $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 FORCE:
 
@@ -159,13 +161,15 @@ PREFIX ?= /usr/local
 SPMV_VERSION ?= $(shell cat VERSION)
 PC_NAME = $(firstword $(foreach n,petsc PETSc,$(if $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(n).pc),$(n))) PETSc)
 PC_VERSION = $(shell sed -n 's/^Version: *//p' $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(PC_NAME).pc)
+# the scalar type of the PETSc built against (the library is built for one): recorded in the .pc as scalar_type
+SPMV_SCALAR_TYPE = $(if $(shell grep -s '^\#define PETSC_USE_COMPLEX 1' $(PETSC_DIR)/$(PETSC_ARCH)/include/petscconf.h),complex,real)
 install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpetscspmv.so
 	install -m 644 include/petscspmv.h $(DESTDIR)$(PREFIX)/include/petscspmv.h
 	@printf '%s\n' 'prefix=$(abspath $(PREFIX))' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
-	  'petsc_libdir=$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib)' '' \
-	  'Name: petsc-spmv' 'Description: GPU sparse matrix-vector product formats as PETSc matrix types (plugin)' \
+	  'petsc_libdir=$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib)' 'scalar_type=$(SPMV_SCALAR_TYPE)' 'precision=double' '' \
+	  'Name: petsc-spmv' 'Description: GPU sparse matrix-vector product formats as PETSc matrix types (plugin; $(SPMV_SCALAR_TYPE) double scalars)' \
 	  'Version: $(SPMV_VERSION)' 'Requires: $(PC_NAME) = $(PC_VERSION)' 'Cflags: -I$${includedir}' \
 	  'Libs: -L$${libdir} -lpetscspmv -Wl,-rpath,$${libdir} -Wl,-rpath,$${petsc_libdir}' \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/petsc-spmv.pc

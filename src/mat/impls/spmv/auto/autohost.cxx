@@ -22,6 +22,7 @@ PetscErrorCode SpMVAutoFindName(const char *name, int *id)
     if (same) *id = k;
   }
   PetscCheck(*id >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the automatic type spmv: use csr, brc, ccoo, argcsr, segsum or suraa", name);
+  PetscCheck(SpMVAutoInBuild(*id), PETSC_COMM_SELF, PETSC_ERR_SUP, "Format \"%s\" for the automatic type spmv is not available with complex scalars yet: use csr, brc, argcsr, segsum or suraa", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,7 +304,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
      launches. It runs when asked for (-mat_spmv_format, -mat_spmv_candidates). */
   PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s", why, promoted ? "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first" : ""));
 
-  auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
+  auto usable = [&](int id) { return SpMVAutoInBuild(id) && (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
     if (usable(order[k])) p->rank[p->nrank++] = order[k];
 

@@ -74,7 +74,7 @@ inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 +
 /* The auxiliary arrays on the host (the device holds the same, see above) */
 struct SegSumHostLayout {
   std::vector<int>            bound, wslot, run_off, run_row, erow;
-  mutable std::vector<double> sval; /* scratch of the host executor */
+  mutable std::vector<PetscScalar> sval; /* scratch of the host executor */
 };
 
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &);

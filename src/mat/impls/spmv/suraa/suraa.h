@@ -187,7 +187,7 @@ struct SURAAPlan {
 struct SURAAHostLayout {
   std::vector<int>    perm, rps, cstart;
   std::vector<int>    col;          /* physical mode only */
-  std::vector<double> val;          /* physical mode only */
+  std::vector<PetscScalar> val;         /* physical mode only */
   SURAAPermute        permute = SURAA_PERMUTE_PHYSICAL;
   const PetscInt     *i = nullptr;  /* the host CSR (logical mode; the executor reads it through perm) */
   const PetscInt     *j = nullptr;
