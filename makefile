@@ -2,7 +2,9 @@
 #
 #   make          dependencies (config/petsc.sh: MPICH, LAPACK, PETSc 3.26.1 + CUDA, cached) and libpetscspmv.so
 #   make run      ... and PETSc's unmodified ex19 with -dm_mat_type spmv (on the GPU when there is one)
-#   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed")
+#   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed"); on the self-built route it
+#                 also builds against the complex PETSc (build-complex) and runs the complex checks (tests/complex.sh)
+#   make SCALAR=complex [lib|test|gpu]   the same against PETSc with complex scalars, in build-complex
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
 #   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
 #   make uninstall PREFIX=DIR  removes those three files
@@ -63,7 +65,7 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype
 endif
 
-.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py
+.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py complex-bins
 lib: $(LIB)
 
 $(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
@@ -144,8 +146,23 @@ run: $(LIB) $(BUILD)/bin/ex19
 	@grep -h "spmv (" $(BUILD)/ex19_info.txt* 2>/dev/null | sed 's/^\[0\] <sys> Info(): /  /' | head -1
 	@echo "ex19 with spmv: done$(if $(HAVE_GPU), on the GPU (the format timed fastest ran the products; cuSPARSE's own where none beat it), on the host (no GPU found): SeqAIJ's own product ran (-mat_spmv_host_reference runs the chosen format's host reference)). PETSc log: $(BUILD)/ex19_log.txt"
 
-test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python
-	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) bash tests/run.sh
+# Complex scalars: `make test` on the self-built route (no PETSC_DIR given) also builds the library and its complex checks
+# against the complex PETSc (SCALAR=complex in build-complex; that PETSc is built once and cached like the real one), and
+# tests/run.sh ends with them (tests/complex.sh). With a user's PETSC_DIR only its own scalar type is tested (TEST_COMPLEX=1
+# adds the self-built complex PETSc). `make SCALAR=complex test` runs the complex checks alone.
+COMPLEX_BINS := $(BUILD)/bin/test_complex $(BUILD)/bin/test_matops
+ifeq ($(SCALAR),complex)
+test: $(LIB) $(COMPLEX_BINS)
+	@$(RUNENV) COMPLEX_BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/complex.sh
+complex-bins: $(LIB) $(COMPLEX_BINS)
+else
+TEST_COMPLEX  ?= $(if $(filter :,$(PETSC_ASKED)),1,0)
+COMPLEX_BUILD ?= build-complex
+test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python $(if $(filter 1,$(TEST_COMPLEX)),complex-bins)
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) $(if $(filter 1,$(TEST_COMPLEX)),COMPLEX_BUILD=$(COMPLEX_BUILD)) bash tests/run.sh
+complex-bins:
+	@env -u PETSC_DIR -u PETSC_ARCH $(MAKE) --no-print-directory SCALAR=complex BUILD=$(COMPLEX_BUILD) complex-bins
+endif
 
 # Python: petsc4py of PETSc's own version, built against this PETSc once, in a venv cached beside it
 # (config/petsc4py.sh); $(BUILD)/python runs that venv's python: $(BUILD)/python examples/python/solve.py
@@ -185,7 +202,9 @@ bench: $(LIB) $(EXAMPLES)
 
 # Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
 SHARED ?= ../shared
-gpu: $(LIB) $(EXAMPLES) $(TESTS)
+# complex scalars: what the complex GPU checks and benchmark run (tests/gpu/run.sh complex)
+GPU_BINS := $(if $(filter complex,$(SCALAR)),$(COMPLEX_BINS) $(BUILD)/bin/test_gpu $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_kspsolve $(BUILD)/bin/test_poly_single,$(EXAMPLES) $(TESTS))
+gpu: $(LIB) $(GPU_BINS)
 	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices) $(GPU_EXTRA)
 	cp $(SHARED)/tools/device-unpack.sh .dev/
 	git rev-parse --short HEAD > .dev/commit

@@ -37,6 +37,9 @@
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <cmath>
+#if defined(PETSC_USE_COMPLEX)
+  #include <complex>
+#endif
 
 /* The stored value type of an fp32 copy: float, or the complex<float> pair in a complex PETSc (thrust's in .cu
    files, std's in C++: the same layout, as PETSc's own PetscScalar). PetscScalar is the fp64 one. */
@@ -45,6 +48,17 @@ using SpMVSingleScalar = petsccomplexlib::complex<float>;
 #else
 using SpMVSingleScalar = float;
 #endif
+
+/* PetscScalar is std::complex in C++ (the host references, *host.cxx) and thrust::complex in CUDA files (the same
+   layout, different C++ types): a function compiled in one and called from the other is declared with SpMVHostScalar,
+   std::complex in both (PetscScalar itself with real scalars), and CUDA callers pass their arrays through SpMVHostArray */
+#if defined(PETSC_USE_COMPLEX)
+using SpMVHostScalar = std::complex<PetscReal>;
+#else
+using SpMVHostScalar = PetscScalar;
+#endif
+inline const SpMVHostScalar *SpMVHostArray(const PetscScalar *p) { return reinterpret_cast<const SpMVHostScalar *>(p); }
+inline SpMVHostScalar       *SpMVHostArray(PetscScalar *p) { return reinterpret_cast<SpMVHostScalar *>(p); }
 
 /* a * b + c with fused multiply-adds, as the device computes it (spmv::Fma of spmvvalue.cuh): for complex values each
    part is two fmas in a fixed order, so the host reference and the kernels that use it round alike */

@@ -337,7 +337,7 @@ public:
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
     PetscFunctionBegin;
-    ARgCSRMultHost(host, st.m, x, y, add);
+    ARgCSRMultHost(host, st.m, SpMVHostArray(x), SpMVHostArray(y), add);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

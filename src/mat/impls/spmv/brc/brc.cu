@@ -278,7 +278,7 @@ public:
   {
     PetscFunctionBegin;
     if (!add) std::fill(y, y + st.m, 0.0);
-    BRCMultHost(host, x, y);
+    BRCMultHost(host, SpMVHostArray(x), SpMVHostArray(y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

@@ -62,7 +62,7 @@ struct BRCHostLayout {
 PetscErrorCode BRCComputeStats(const BRCOptions &, PetscInt m, const int64_t *lensum_sumsq_max, PetscInt nonempty, BRCStats *);
 PetscErrorCode BRCBuildHostLayout(const BRCOptions &, const SpMVHostCsr &, PetscInt B1, BRCHostLayout *, BRCStats *);
 PetscErrorCode BRCRefreshHostLayout(const SpMVHostCsr &, BRCHostLayout *);
-void           BRCMultHost(const BRCHostLayout &, const PetscScalar *x, PetscScalar *y);
+void           BRCMultHost(const BRCHostLayout &, const SpMVHostScalar *x, SpMVHostScalar *y);
 
 /* device layout (brcdevice.cu) */
 struct BRCDeviceLayout {

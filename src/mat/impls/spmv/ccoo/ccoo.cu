@@ -564,7 +564,7 @@ public:
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
     PetscFunctionBegin;
-    CCOOMultHost(host, x, y, add);
+    CCOOMultHost(host, SpMVHostArray(x), SpMVHostArray(y), add);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

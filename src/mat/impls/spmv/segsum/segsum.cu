@@ -530,7 +530,7 @@ public:
   }
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
-    SegSumMultHost(st, host, hcsr, x, y, add);
+    SegSumMultHost(st, host, hcsr, SpMVHostArray(x), SpMVHostArray(y), add);
     return PETSC_SUCCESS;
   }
 
@@ -750,7 +750,7 @@ public:
       PetscCall(MultDevice(dx, dy, add, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       PetscCall(spmv::Download(yd, dy));
-      SegSumMultHost(rst, ref, Ar, x.data(), yh.data(), add);
+      SegSumMultHost(rst, ref, Ar, SpMVHostArray(x.data()), SpMVHostArray(yh.data()), add);
       for (PetscInt r = 0; r < A.m; r++) {
         if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar))) *maxdiff = std::max(*maxdiff, PetscIsNanScalar(yd[r] - yh[r]) ? (PetscReal)INFINITY : (PetscReal)PetscAbsScalar(yd[r] - yh[r]));
         if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar)) && *maxdiff == 0) *maxdiff = 1e-300; /* -0 vs +0 */

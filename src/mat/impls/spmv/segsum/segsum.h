@@ -80,6 +80,6 @@ struct SegSumHostLayout {
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &);
 PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &, const SpMVHostCsr &, SegSumHostLayout *, SegSumStats *);
 /* y = A x (add = false) or y += A x: the device algorithm executed lane by lane on the CPU */
-void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const PetscScalar *x, PetscScalar *y, bool add);
+void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
 
 SpMVFormat *SegSumCreate(void);

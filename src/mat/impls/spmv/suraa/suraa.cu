@@ -567,7 +567,7 @@ public:
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
     PetscFunctionBegin;
-    SURAAMultHost(host, hplan, x, y, add);
+    SURAAMultHost(host, hplan, SpMVHostArray(x), SpMVHostArray(y), add);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

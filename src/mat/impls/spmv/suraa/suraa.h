@@ -200,7 +200,7 @@ PetscErrorCode SURAAPlanFromCounts(const SURAAOptions &, SURAAPlan *);          
 PetscErrorCode SURAACheckOptions(const SURAAOptions &);
 PetscErrorCode SURAABuildHostLayout(const SURAAOptions &, const SpMVHostCsr &, SURAAHostLayout *, SURAAPlan *);
 PetscErrorCode SURAARefreshHostLayout(const SpMVHostCsr &, SURAAHostLayout *);
-void           SURAAMultHost(const SURAAHostLayout &, const SURAAPlan &, const PetscScalar *x, PetscScalar *y, bool add);
+void           SURAAMultHost(const SURAAHostLayout &, const SURAAPlan &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
 PetscErrorCode SURAAViewPlan(PetscViewer, const SURAAOptions &, const SURAAPlan &);
 
 SpMVFormat *SURAACreate(void);
