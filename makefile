@@ -203,7 +203,7 @@ bench: $(LIB) $(EXAMPLES)
 # Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
 SHARED ?= ../shared
 # complex scalars: what the complex GPU checks and benchmark run (tests/gpu/run.sh complex)
-GPU_BINS := $(if $(filter complex,$(SCALAR)),$(COMPLEX_BINS) $(BUILD)/bin/test_gpu $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_kspsolve $(BUILD)/bin/test_poly_single,$(EXAMPLES) $(TESTS))
+GPU_BINS := $(if $(filter complex,$(SCALAR)),$(COMPLEX_BINS) $(BUILD)/bin/test_gpu $(BUILD)/bin/bench_spmv $(BUILD)/bin/spmv_solve,$(EXAMPLES) $(TESTS))
 gpu: $(LIB) $(GPU_BINS)
 	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices) $(GPU_EXTRA)
 	cp $(SHARED)/tools/device-unpack.sh .dev/

@@ -227,6 +227,8 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
   const char  *colon;
   PetscInt     rstart, rend, cap, *cols, *dnz, *onz, cstart, cend;
   PetscScalar *vals;
+  PetscBool    helm = PETSC_FALSE;
+  PetscReal    k2   = 0.5;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&g, sizeof(g)));
@@ -245,6 +247,14 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
   PetscCall(SpMVGetParamReal(spec, "empty", &g.empty));
   PetscCall(SpMVGetParam(spec, "cols", &g.ncols));
   PetscCall(SpMVGetParam(spec, "const", &g.cst));
+  /* helmholtz:n=,k2=: the 7-point Laplacian minus k2 (1 + i/2) on the diagonal (complex scalars; real: minus k2), a
+     Helmholtz-type operator, complex symmetric and not Hermitian; no random phases */
+  PetscCall(PetscStrcmp(g.kind, "helmholtz", &helm));
+  if (helm) {
+    PetscCall(SpMVGetParamReal(spec, "k2", &k2));
+    PetscCall(PetscStrncpy(g.kind, "stencil7", sizeof(g.kind)));
+    g.cst = 1;
+  }
   if (!strncmp(g.kind, "stencil", 7)) g.m = g.n * g.n * g.n;
   if (!strcmp(g.kind, "rmat")) g.m = (PetscInt)1 << g.scale;
   if (!strcmp(g.kind, "random")) {
@@ -279,7 +289,15 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
     PetscCall(SpMVGenRow(&g, r, cols, cap, &nc));
     PetscCall(SpMVFinishRow(r, cols, vals, &nc, (uint64_t)g.seed));
     if (g.cst) SpMVConstRow(&g, r, cols, vals, nc);
-    SpMVPhaseRow(r, cols, vals, nc);
+    if (helm) {
+#if PetscDefined(USE_COMPLEX)
+      const PetscScalar shift = PetscCMPLX(k2, 0.5 * k2);
+#else
+      const PetscScalar shift = k2;
+#endif
+      for (PetscInt i = 0; i < nc; i++)
+        if (cols[i] == r) vals[i] -= shift;
+    } else SpMVPhaseRow(r, cols, vals, nc);
     PetscCall(MatSetValues(*A, 1, &r, nc, cols, vals, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
@@ -412,7 +430,7 @@ static inline PetscErrorCode SpMVRelErr(Vec y, Vec yref, PetscReal *e)
 static inline PetscErrorCode SpMVCreateMatrix(MPI_Comm comm, const char *spec, Mat *A)
 {
   char        path[PETSC_MAX_PATH_LEN];
-  const char *gens[] = {"stencil7", "stencil27", "rmat", "denserows", "banded", "random"};
+  const char *gens[] = {"stencil7", "stencil27", "rmat", "denserows", "banded", "random", "helmholtz"};
   PetscInt    kron = 1;
   char       *colon;
 

@@ -1,7 +1,8 @@
 static char help[] = "Complex scalars (issue #28): a petsc-spmv type against AIJ on complex non-Hermitian matrices, 1 or more ranks:\n"
                      "MatMult(Add), MatMultTranspose(Add), MatMultHermitianTranspose(Add); COO assembly with complex values;\n"
                      "PCPOLY (gmres polynomial, double and -pc_poly_precision single) with GMRES on a complex Helmholtz-type operator.\n"
-                     "  -type <brc>   -matrices \"spec;spec;...\"   -tol 1e-12   -n 48 (Helmholtz grid)   -checks products,coo,poly\n\n";
+                     "  -type <brc>   -matrices \"spec;spec;...\"   -tol 1e-12   -n 48 (Helmholtz grid)   -checks products,coo,poly\n"
+                     "  -ref <aij>    the reference's type (aijcusparse on a GPU: the products against cuSPARSE's complex ones)\n\n";
 
 #include <petscspmv.h>
 #include <petscksp.h>
@@ -245,7 +246,7 @@ static PetscErrorCode CheckPoly(const char *type, PetscInt n)
 int main(int argc, char **argv)
 {
   char      list[4096] = "random:m=3000,k=9,empty=0.2;denserows:m=4000,k=6,len=1500,dense=3;stencil27:n=12;rmat:scale=11,ef=8;banded:m=2000,bw=3;stencil7:n=14,const=1";
-  char      type[64] = MATBRC, checks[256] = "products,coo,poly";
+  char      type[64] = MATBRC, checks[256] = "products,coo,poly", ref[64] = "";
   PetscReal tol = 1e-12;
   PetscInt  n = 48;
 
@@ -255,6 +256,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-matrices", list, sizeof(list), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-type", type, sizeof(type), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-checks", checks, sizeof(checks), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-ref", ref, sizeof(ref), NULL)); /* the reference's type (default AIJ), e.g. aijcusparse */
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -264,6 +266,7 @@ int main(int argc, char **argv)
   for (char *spec = strtok(list, ";"); spec; spec = strtok(NULL, ";")) {
     Mat A, B;
     PetscCall(SpMVCreateMatrix(PETSC_COMM_WORLD, spec, &A));
+    if (ref[0]) PetscCall(MatConvert(A, ref, MAT_INPLACE_MATRIX, &A));
     if (strstr(checks, "products")) {
       PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
       PetscCall(MatSetFromOptions(B));
