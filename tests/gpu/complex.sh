@@ -35,13 +35,6 @@ if has check; then
   done
   step brc_value_phases "$BIN/test_gpu" -type brc -spmv_phases value -matrices "stencil7:n=30,const=1;stencil27:n=20,const=1"
 fi
-if has sanitize; then
-  for T in brc segsum argcsr spmv; do
-    step ${T}_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;stencil7:n=12,const=1"
-  done
-  step suraa_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
-  step poly_single_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_complex" -type brc -checks poly -n 24 -vec_type cuda
-fi
 if has bench; then
   csv=$OUT/complex-$slug-$(date +%Y%m%d).csv
   MB="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16;$M/nasa4704.mtx:400;$M/vsp_model1_crew1_cr42_south31.mtx:64;$M/delaunay_n16.mtx:128;stencil7:n=150;stencil27:n=120,const=1"
@@ -64,5 +57,12 @@ if has solve; then
     done
   done
   cat "$scsv"
+fi
+if has sanitize; then
+  for T in brc segsum argcsr spmv; do
+    step ${T}_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;stencil7:n=12,const=1"
+  done
+  step suraa_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  step poly_single_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_complex" -type brc -checks poly -n 24 -vec_type cuda
 fi
 echo "complex GPU: $pass passed, $fail failed"
