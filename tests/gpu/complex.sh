@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Complex scalars on the GPU (issue #28), run on the GPU machine from the repository root after `make SCALAR=complex gpu`
 # packed .dev/bundle.tar.xz (the complex PETSc, build-complex/ and the matrices). Logs and CSVs to $OUT (default
-# /tmp/gpu-out).
+# /tmp/gpu-out; on the lent machine, whose own $OUT brings back at most 8 files, run with OUT=/tmp/gpu-out and pack it).
 #   tests/gpu/complex.sh [check|sanitize|bench|solve]...   (default: all four)
 # check:    every type: the layout built on the GPU equals the host reference, products against the host AIJ (test_gpu)
 #           and against aijcusparse in complex (test_complex -ref aijcusparse: MatMult(Add), the transposes and
