@@ -88,29 +88,40 @@ struct Single {
   int64_t    bad[kNumBad] = {};
 };
 
-/* One real number of an entry of D A rounded to fp32: 0 below FLT_MIN; bad[] marks its bad-value classes */
+#if defined(PETSC_USE_COMPLEX)
+/* One part (real or imaginary) of an entry of D A rounded to fp32: 0 below FLT_MIN; bad[] marks its bad-value classes */
 __host__ __device__ inline float RoundPart(double v, bool *bad)
 {
   const bool  tiny = fabs(v) < (double)FLT_MIN; /* false for NaN */
   const float f    = tiny ? 0.0f : (float)v;
-  if (!(fabs(v) <= DBL_MAX)) bad[kNotFinite] = true;
-  else if (!(fabsf(f) <= FLT_MAX)) bad[kOverflow] = true;
+  if (!isfinite(v)) bad[kNotFinite] = true;
+  else if (isinf(f)) bad[kOverflow] = true;
   else if (tiny && v != 0.0) bad[kUnderflow] = true;
   return f;
 }
-
-/* An entry of D A rounded to fp32: a real value, or each part of a complex one (a part below FLT_MIN is flushed,
-   the other kept); *cls its bad-value class (not finite before overflow before underflow), kNumBad if none */
-__host__ __device__ inline SpMVSingleScalar RoundEntry(PetscScalar v, int *cls)
-{
-  bool bad[kNumBad] = {};
-#if defined(PETSC_USE_COMPLEX)
-  const SpMVSingleScalar f(RoundPart(v.real(), bad), RoundPart(v.imag(), bad));
-#else
-  const SpMVSingleScalar f = RoundPart(v, bad);
 #endif
-  *cls = bad[kNotFinite] ? kNotFinite : bad[kOverflow] ? kOverflow : bad[kUnderflow] ? kUnderflow : kNumBad;
+
+/* An entry v of D A rounded to fp32 (0 below FLT_MIN), its bad value counted in cnt[]. Complex scalars: each part on its
+   own (a part below FLT_MIN is flushed, the other kept), the entry counted once, in its worst class (not finite before
+   overflow before underflow). Real scalars: the code as it was before complex scalars (the same PTX) */
+template <typename C>
+__host__ __device__ inline SpMVSingleScalar RoundEntry(PetscScalar v, C *cnt)
+{
+#if defined(PETSC_USE_COMPLEX)
+  bool                   bad[kNumBad] = {};
+  const SpMVSingleScalar f(RoundPart(v.real(), bad), RoundPart(v.imag(), bad));
+  if (bad[kNotFinite]) cnt[kNotFinite]++;
+  else if (bad[kOverflow]) cnt[kOverflow]++;
+  else if (bad[kUnderflow]) cnt[kUnderflow]++;
   return f;
+#else
+  const bool  tiny = fabs(v) < (double)FLT_MIN; /* false for NaN */
+  const float f    = tiny ? 0.0f : (float)v;
+  if (!isfinite(v)) cnt[kNotFinite]++;
+  else if (isinf(f)) cnt[kOverflow]++;
+  else if (tiny && v != 0.0) cnt[kUnderflow]++;
+  return f;
+#endif
 }
 
 /* a[k] -> fl32(d[row] * a[k]) (RoundEntry) with the bad values counted; narrows the pattern into the block's own copy */
@@ -125,10 +136,9 @@ __global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const Pe
       if (r == m - 1) i[m] = (int)e;
     }
     for (PetscInt k = b; k < e; k++) {
-      int cls;
+      const PetscScalar v = s * pa[k];
       if (pattern) j[k] = (int)pj[k];
-      a32[k] = RoundEntry(s * pa[k], &cls);
-      if (cls < kNumBad) cnt[cls]++;
+      a32[k] = RoundEntry(v, cnt);
     }
   }
   for (int c = 0; c < kNumBad; c++)
@@ -139,11 +149,7 @@ __global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const Pe
 void ScaleRoundHost(const SpMVHostCsr &A, const PetscScalar *d, PetscScalar *out, int64_t *bad)
 {
   for (PetscInt r = 0; r < A.m; r++)
-    for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) {
-      int cls;
-      out[k] = (PetscScalar)RoundEntry((d ? d[r] : PetscScalar(1.0)) * A.a[k], &cls);
-      if (cls < kNumBad) bad[cls]++;
-    }
+    for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) out[k] = (PetscScalar)RoundEntry((d ? d[r] : PetscScalar(1.0)) * A.a[k], bad);
 }
 
 PetscErrorCode CreateFormat(const char *name, SpMVFormat **fmt)
