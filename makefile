@@ -2,7 +2,9 @@
 #
 #   make          dependencies (config/petsc.sh: MPICH, LAPACK, PETSc 3.26.1 + CUDA, cached) and libpetscspmv.so
 #   make run      ... and PETSc's unmodified ex19 with -dm_mat_type spmv (on the GPU when there is one)
-#   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed")
+#   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed"); on the self-built route it
+#                 also builds against the complex PETSc (build-complex) and runs the complex checks (tests/complex.sh)
+#   make SCALAR=complex [lib|test|gpu]   the same against PETSc with complex scalars, in build-complex
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
 #   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
 #   make uninstall PREFIX=DIR  removes those three files
@@ -15,7 +17,9 @@
 # nothing is built then. The build folder remembers it: later `make` calls need not repeat it.
 .SUFFIXES:
 .DEFAULT_GOAL := lib
-BUILD  ?= build
+# SCALAR=complex: the self-built PETSc with complex scalars (config/petsc.sh, its own prefix) in its own build folder
+SCALAR ?= real
+BUILD  ?= build$(if $(filter complex,$(SCALAR)),-complex)
 SHELL  := /bin/bash
 
 # config/petsc.sh checks the PETSc (or builds and installs its own) and writes $(BUILD)/petsc.mk; a bad set-up
@@ -27,7 +31,7 @@ include $(BUILD)/petsc.mk
 endif
 $(BUILD)/petsc.mk: config/petsc.sh config/check-petsc.sh $(if $(filter-out : $(PETSC_MK_FOR),$(PETSC_ASKED)),FORCE)
 	@mkdir -p $(BUILD); rm -f $@
-	@set -o pipefail; bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
+	@set -o pipefail; PETSC_SPMV_SCALAR=$(SCALAR) bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
 	  echo 'PETSC_MK_FOR := $(PETSC_ASKED)' >> $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 FORCE:
 
@@ -61,7 +65,7 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype
 endif
 
-.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py
+.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py complex-bins
 lib: $(LIB)
 
 $(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
@@ -133,8 +137,23 @@ run: $(LIB) $(BUILD)/bin/ex19
 	@grep -h "spmv (" $(BUILD)/ex19_info.txt* 2>/dev/null | sed 's/^\[0\] <sys> Info(): /  /' | head -1
 	@echo "ex19 with spmv: done$(if $(HAVE_GPU), on the GPU (the format timed fastest ran the products; cuSPARSE's own where none beat it), on the host (no GPU found): SeqAIJ's own product ran (-mat_spmv_host_reference runs the chosen format's host reference)). PETSc log: $(BUILD)/ex19_log.txt"
 
-test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python
-	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) bash tests/run.sh
+# Complex scalars: `make test` on the self-built route (no PETSC_DIR given) also builds the library and its complex checks
+# against the complex PETSc (SCALAR=complex in build-complex; that PETSc is built once and cached like the real one), and
+# tests/run.sh ends with them (tests/complex.sh). With a user's PETSC_DIR only its own scalar type is tested (TEST_COMPLEX=1
+# adds the self-built complex PETSc). `make SCALAR=complex test` runs the complex checks alone.
+COMPLEX_BINS := $(BUILD)/bin/test_complex $(BUILD)/bin/test_matops
+ifeq ($(SCALAR),complex)
+test: $(LIB) $(COMPLEX_BINS)
+	@$(RUNENV) COMPLEX_BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/complex.sh
+complex-bins: $(LIB) $(COMPLEX_BINS)
+else
+TEST_COMPLEX  ?= $(if $(filter :,$(PETSC_ASKED)),1,0)
+COMPLEX_BUILD ?= build-complex
+test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python $(if $(filter 1,$(TEST_COMPLEX)),complex-bins)
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) $(if $(filter 1,$(TEST_COMPLEX)),COMPLEX_BUILD=$(COMPLEX_BUILD)) bash tests/run.sh
+complex-bins:
+	@env -u PETSC_DIR -u PETSC_ARCH $(MAKE) --no-print-directory SCALAR=complex BUILD=$(COMPLEX_BUILD) complex-bins
+endif
 
 # Python: petsc4py of PETSc's own version, built against this PETSc once, in a venv cached beside it
 # (config/petsc4py.sh); $(BUILD)/python runs that venv's python: $(BUILD)/python examples/python/solve.py
@@ -150,13 +169,15 @@ PREFIX ?= /usr/local
 SPMV_VERSION ?= $(shell cat VERSION)
 PC_NAME = $(firstword $(foreach n,petsc PETSc,$(if $(wildcard $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(n).pc),$(n))) PETSc)
 PC_VERSION = $(shell sed -n 's/^Version: *//p' $(PETSC_DIR)/$(PETSC_ARCH)/lib/pkgconfig/$(PC_NAME).pc)
+# the scalar type of the PETSc built against (the library is built for one): recorded in the .pc as scalar_type
+SPMV_SCALAR_TYPE = $(if $(shell grep -s '^\#define PETSC_USE_COMPLEX 1' $(PETSC_DIR)/$(PETSC_ARCH)/include/petscconf.h),complex,real)
 install: $(LIB)
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
 	install -m 755 $(LIB) $(DESTDIR)$(PREFIX)/lib/libpetscspmv.so
 	install -m 644 include/petscspmv.h $(DESTDIR)$(PREFIX)/include/petscspmv.h
 	@printf '%s\n' 'prefix=$(abspath $(PREFIX))' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' \
-	  'petsc_libdir=$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib)' '' \
-	  'Name: petsc-spmv' 'Description: GPU sparse matrix-vector product formats as PETSc matrix types (plugin)' \
+	  'petsc_libdir=$(abspath $(PETSC_DIR)/$(PETSC_ARCH)/lib)' 'scalar_type=$(SPMV_SCALAR_TYPE)' 'precision=double' '' \
+	  'Name: petsc-spmv' 'Description: GPU sparse matrix-vector product formats as PETSc matrix types (plugin; $(SPMV_SCALAR_TYPE) double scalars)' \
 	  'Version: $(SPMV_VERSION)' 'Requires: $(PC_NAME) = $(PC_VERSION)' 'Cflags: -I$${includedir}' \
 	  'Libs: -L$${libdir} -lpetscspmv -Wl,-rpath,$${libdir} -Wl,-rpath,$${petsc_libdir}' \
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/petsc-spmv.pc
@@ -172,7 +193,9 @@ bench: $(LIB) $(EXAMPLES)
 
 # Everything the GPU machine needs, packed by ../shared/tools/device-bundle.sh into .dev/bundle.tar.xz
 SHARED ?= ../shared
-gpu: $(LIB) $(EXAMPLES) $(TESTS)
+# complex scalars: what the complex GPU checks and benchmark run (tests/gpu/run.sh complex)
+GPU_BINS := $(if $(filter complex,$(SCALAR)),$(COMPLEX_BINS) $(BUILD)/bin/test_gpu $(BUILD)/bin/bench_spmv $(BUILD)/bin/spmv_solve,$(EXAMPLES) $(TESTS))
+gpu: $(LIB) $(GPU_BINS)
 	bash $(SHARED)/tools/device-bundle.sh $(PETSC_DIR)/$(PETSC_ARCH) $(abspath $(BUILD)) $(abspath $(SHARED)/matrices) $(GPU_EXTRA)
 	cp $(SHARED)/tools/device-unpack.sh .dev/
 	git rev-parse --short HEAD > .dev/commit

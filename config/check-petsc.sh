@@ -4,10 +4,10 @@
 #   config/check-petsc.sh PETSC_DIR [PETSC_ARCH]
 #
 # Reads petscversion.h, petscconf.h and the library folder only (nothing is compiled). On success prints
-#   VERSION=X.Y.Z RELEASE=0|1 LAYOUT=prefix|inplace
+#   VERSION=X.Y.Z RELEASE=0|1 LAYOUT=prefix|inplace SCALAR=real|complex
 # and exits 0; otherwise prints ONE message naming the problem and how to fix it, and exits 1.
 # Supported: PETSc 3.26.x (the plugin uses PETSc's private AIJ headers, whose layout changes between minor
-# versions), configured with CUDA, shared libraries, real double-precision scalars.
+# versions), configured with CUDA, shared libraries, double precision with real or complex scalars.
 set -u
 SUPPORTED="3.26"                      # MAJOR.MINOR, space separated
 D=${1:-}; A=${2:-}
@@ -48,9 +48,10 @@ grep -q '^#define PETSC_HAVE_CUDA 1' "$CONF" ||
 if [ ! -e "$LIBDIR/libpetsc.so" ] || ! grep -q '^#define PETSC_USE_SHARED_LIBRARIES 1' "$CONF"; then
   die "$what (PETSc $VER) is a static PETSc (no $LIBDIR/libpetsc.so): the plugin is a shared library that PETSc loads with -dll_append. Reconfigure PETSc with --with-shared-libraries=1."
 fi
-if ! grep -q '^#define PETSC_USE_REAL_DOUBLE 1' "$CONF" || grep -q '^#define PETSC_USE_COMPLEX 1' "$CONF"; then
-  die "$what (PETSc $VER) does not have real double-precision scalars: the formats' kernels are written for double. Configure PETSc with --with-scalar-type=real --with-precision=double (the defaults)."
+if ! grep -q '^#define PETSC_USE_REAL_DOUBLE 1' "$CONF"; then
+  die "$what (PETSc $VER) does not have double-precision scalars: petsc-spmv supports PETSc with --with-precision=double (the default), real or complex scalars (--with-scalar-type=real or complex). Single precision is not supported: the fp32 values of -pc_poly_precision single are the single-precision path. Reconfigure PETSc with --with-precision=double."
 fi
+SCALAR=real; grep -q '^#define PETSC_USE_COMPLEX 1' "$CONF" && SCALAR=complex
 [ -f "$D/lib/petsc/conf/variables" ] ||
   die "$what (PETSc $VER): no lib/petsc/conf/variables, which the makefile includes: an incomplete PETSc install?"
-echo "VERSION=$VER RELEASE=${REL:-1} LAYOUT=$LAYOUT"
+echo "VERSION=$VER RELEASE=${REL:-1} LAYOUT=$LAYOUT SCALAR=$SCALAR"

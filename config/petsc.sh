@@ -9,6 +9,8 @@
 # and PETSc 3.26.1 with CUDA (sm_90) is built once and INSTALLED into a prefix, the way users install it:
 #   $CACHE/petsc-3.26.1-prefix     (CACHE = PETSC_SPMV_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/petsc-spmv)
 # The build tree is removed after `make install`, so the plugin goes the users' way below.
+# PETSC_SPMV_SCALAR=complex builds the same PETSc with --with-scalar-type=complex into its own prefix,
+#   $CACHE/petsc-3.26.1-complex-prefix, so the real and the complex PETSc coexist (default: real).
 #
 # Private headers: the plugin includes PETSc's src/ headers as <../src/mat/impls/aij/...>, i.e. relative to an
 # include directory. An in-place build has them (PETSC_DIR/include/../src). A prefix install ships include/
@@ -111,18 +113,24 @@ fi
 nvml_stub
 
 # ---- PETSc, built once and installed into a prefix --------------------------------------------
-PREFIX=$CACHE/petsc-$VER-prefix
-ARCH=arch-spmv-cuda
+SCALAR=${PETSC_SPMV_SCALAR:-real}
+case $SCALAR in
+  real) SFX=; SCALARFLAGS=;;
+  complex) SFX=-complex; SCALARFLAGS=--with-scalar-type=complex;;
+  *) die "PETSC_SPMV_SCALAR=$SCALAR: the self-built PETSc is real (default) or complex";;
+esac
+PREFIX=$CACHE/petsc-$VER$SFX-prefix
+ARCH=arch-spmv-cuda$SFX
 if [ ! -f "$PREFIX/lib/petsc/conf/spmv-built" ]; then
   TGZ=$(sdist $VER)
-  SRC=$CACHE/petsc-$VER-build
+  SRC=$CACHE/petsc-$VER$SFX-build
   rm -rf "$SRC" "$PREFIX" && mkdir -p "$SRC"
   tar -C "$SRC" --strip-components=1 -xzf "$TGZ"
   cd "$SRC"
   log "configuring PETSc $VER in $SRC/$ARCH, to be installed into $PREFIX (about 8 minutes with the build)"
   python3 ./configure PETSC_ARCH=$ARCH --prefix="$PREFIX" \
     --with-cc=mpicc --with-cxx=mpicxx --with-fc=0 --with-x=0 \
-    --with-debugging=0 --with-shared-libraries=1 \
+    --with-debugging=0 --with-shared-libraries=1 $SCALARFLAGS \
     COPTFLAGS=-O2 CXXOPTFLAGS=-O2 CUDAOPTFLAGS=-O2 \
     --with-blaslapack-lib="[-llapack,-lblas]" \
     --with-cuda=1 --with-cudac="$CUDA/bin/nvcc" --with-cuda-arch=90 \

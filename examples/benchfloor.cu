@@ -18,6 +18,7 @@
 */
 #include <petscmat.h>
 #include <petscdevice_cuda.h>
+#include "mat/impls/spmv/spmvvalue.cuh" /* loads of PetscScalar, real or complex */
 
 namespace {
 constexpr int kTile16 = 128; /* dcsr's default tile */
@@ -25,7 +26,7 @@ constexpr int kTile16 = 128; /* dcsr's default tile */
 struct FloorCtx {
   Mat             csr; /* aijcusparse copy: owns the device CSR */
   PetscInt        mode; /* 0 stream, 1 gather, 2 gather16 */
-  double         *sink;
+  PetscScalar    *sink;
   unsigned short *off;  /* gather16: per nonzero, the column minus its tile's base (tiles of kTile16, padded) */
   int            *base; /* gather16: per tile, its smallest column, -1 when the columns span more than 65535 */
 };
@@ -46,24 +47,24 @@ __global__ void __launch_bounds__(256) Compress16(long long nnz, long long ntile
 }
 
 /* the gather floor on the compressed columns: the same chunks of 256 nonzeros a warp (two tiles), lane k*32+lane */
-__global__ void __launch_bounds__(256) Floor16(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const unsigned short *__restrict__ off, const int *__restrict__ tbase, const double *__restrict__ a, const double *__restrict__ x, double *__restrict__ y, double *__restrict__ sink)
+__global__ void __launch_bounds__(256) Floor16(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const unsigned short *__restrict__ off, const int *__restrict__ tbase, const PetscScalar *__restrict__ a, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ sink)
 {
   const int       lane   = threadIdx.x & 31;
   const long long warp   = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  double          acc    = 0;
+  PetscScalar     acc    = 0;
 
   for (long long base = warp * 256; base < nnz; base += nwarps * 256) {
     int            c[8];
     unsigned short o[8];
-    double         v[8];
+    PetscScalar    v[8];
     /* the offsets, the values and the two tile bases all in flight at once (a base awaited before the offsets
        are loaded costs a memory latency per chunk); a wide tile's columns then come from the CSR */
 #pragma unroll
     for (int k = 0; k < 8; k++) {
       const long long e = base + k * 32 + lane;
       o[k]              = e < nnz ? __ldcs(off + e) : 0;
-      v[k]              = e < nnz ? __ldcs(a + e) : 0.0;
+      v[k]              = e < nnz ? spmv::Ldcs(a + e) : PetscScalar(0.0);
     }
     const int b0 = __ldg(tbase + base / kTile16), b1 = base + kTile16 < nnz ? __ldg(tbase + base / kTile16 + 1) : 0;
 #pragma unroll
@@ -73,33 +74,33 @@ __global__ void __launch_bounds__(256) Floor16(long long nnz, int m, const int *
       c[k]              = b >= 0 ? b + (int)o[k] : (e < nnz ? __ldcs(cj + e) : 0);
     }
 #pragma unroll
-    for (int k = 0; k < 8; k++) acc += v[k] * __ldg(x + c[k]);
+    for (int k = 0; k < 8; k++) acc += v[k] * spmv::Ldg(x + c[k]);
   }
-  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) y[r] = (double)__ldg(rp + r);
+  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) y[r] = PetscScalar((double)__ldg(rp + r));
   if (acc == 1.2345e-300) sink[0] = acc; /* keeps the loads; never true for the benchmark's data */
 }
 
 template <bool GATHER>
-__global__ void __launch_bounds__(256) Floor(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const double *__restrict__ a, const double *__restrict__ x, double *__restrict__ y, double *__restrict__ sink)
+__global__ void __launch_bounds__(256) Floor(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const PetscScalar *__restrict__ a, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ sink)
 {
   const int       lane   = threadIdx.x & 31;
   const long long warp   = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
-  double          acc    = 0;
+  PetscScalar     acc    = 0;
 
   for (long long base = warp * 256; base < nnz; base += nwarps * 256) {
-    int    c[8];
-    double v[8];
+    int         c[8];
+    PetscScalar v[8];
 #pragma unroll
     for (int k = 0; k < 8; k++) {
       const long long e = base + k * 32 + lane;
       c[k]              = e < nnz ? __ldcs(cj + e) : 0;
-      v[k]              = e < nnz ? __ldcs(a + e) : 0.0;
+      v[k]              = e < nnz ? spmv::Ldcs(a + e) : PetscScalar(0.0);
     }
 #pragma unroll
-    for (int k = 0; k < 8; k++) acc += v[k] * (GATHER ? __ldg(x + c[k]) : (double)c[k]);
+    for (int k = 0; k < 8; k++) acc += v[k] * (GATHER ? spmv::Ldg(x + c[k]) : PetscScalar((double)c[k]));
   }
-  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) y[r] = (double)__ldg(rp + r);
+  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) y[r] = PetscScalar((double)__ldg(rp + r));
   if (acc == 1.2345e-300) sink[0] = acc; /* keeps the loads; never true for the benchmark's data */
 }
 
@@ -162,7 +163,7 @@ PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat A, PetscInt mode, Mat *S)
   PetscCall(PetscNew(&ctx));
   ctx->mode = mode;
   PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &ctx->csr));
-  PetscCallCUDA(cudaMalloc((void **)&ctx->sink, sizeof(double)));
+  PetscCallCUDA(cudaMalloc((void **)&ctx->sink, sizeof(PetscScalar)));
   if (mode == 2) {
     const PetscInt    *i, *j;
     const PetscScalar *a;

@@ -85,6 +85,34 @@ static PetscErrorCode SpMVFinishRow(PetscInt row, PetscInt *cols, PetscScalar *v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Complex scalars: the generated and loaded matrices get complex values, |value| kept (so diagonal dominance too):
+   -spmv_phases random (default): each entry times e^{i theta}, theta a hash of (row, column): a non-Hermitian matrix
+                value: theta a hash of the value, so equal values stay equal (value-table formats, const=1 matrices)
+                none: the real values
+   Real scalars: nothing. */
+static void SpMVPhaseRow(PetscInt row, const PetscInt *cols, PetscScalar *vals, PetscInt n)
+{
+#if PetscDefined(USE_COMPLEX)
+  static int mode = -1; /* 0 none, 1 random, 2 value */
+  if (mode < 0) {
+    char m[16] = "random";
+    (void)PetscOptionsGetString(NULL, NULL, "-spmv_phases", m, sizeof(m), NULL);
+    mode = !strcmp(m, "none") ? 0 : !strcmp(m, "value") ? 2 : 1;
+  }
+  for (PetscInt i = 0; i < n && mode; i++) {
+    uint64_t s;
+    if (mode == 2) {
+      double re = PetscRealPart(vals[i]);
+      memcpy(&s, &re, sizeof(s));
+    } else s = (uint64_t)row * 0x9e3779b97f4a7c15ULL + (uint64_t)cols[i];
+    const double theta = 2.0 * PETSC_PI * SpMVRandUnit(&s);
+    vals[i] *= PetscCMPLX(PetscCosReal(theta), PetscSinReal(theta));
+  }
+#else
+  (void)row, (void)cols, (void)vals, (void)n;
+#endif
+}
+
 static PetscErrorCode SpMVGetParam(const char *spec, const char *key, PetscInt *v)
 {
   char        pat[64];
@@ -199,6 +227,8 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
   const char  *colon;
   PetscInt     rstart, rend, cap, *cols, *dnz, *onz, cstart, cend;
   PetscScalar *vals;
+  PetscBool    helm = PETSC_FALSE;
+  PetscReal    k2   = 0.5;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&g, sizeof(g)));
@@ -217,6 +247,14 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
   PetscCall(SpMVGetParamReal(spec, "empty", &g.empty));
   PetscCall(SpMVGetParam(spec, "cols", &g.ncols));
   PetscCall(SpMVGetParam(spec, "const", &g.cst));
+  /* helmholtz:n=,k2=: the 7-point Laplacian minus k2 (1 + i/2) on the diagonal (complex scalars; real: minus k2), a
+     Helmholtz-type operator, complex symmetric and not Hermitian; no random phases */
+  PetscCall(PetscStrcmp(g.kind, "helmholtz", &helm));
+  if (helm) {
+    PetscCall(SpMVGetParamReal(spec, "k2", &k2));
+    PetscCall(PetscStrncpy(g.kind, "stencil7", sizeof(g.kind)));
+    g.cst = 1;
+  }
   if (!strncmp(g.kind, "stencil", 7)) g.m = g.n * g.n * g.n;
   if (!strcmp(g.kind, "rmat")) g.m = (PetscInt)1 << g.scale;
   if (!strcmp(g.kind, "random")) {
@@ -251,6 +289,15 @@ static PetscErrorCode SpMVGenerate(MPI_Comm comm, const char *spec, Mat *A)
     PetscCall(SpMVGenRow(&g, r, cols, cap, &nc));
     PetscCall(SpMVFinishRow(r, cols, vals, &nc, (uint64_t)g.seed));
     if (g.cst) SpMVConstRow(&g, r, cols, vals, nc);
+    if (helm) {
+#if PetscDefined(USE_COMPLEX)
+      const PetscScalar shift = PetscCMPLX(k2, 0.5 * k2);
+#else
+      const PetscScalar shift = k2;
+#endif
+      for (PetscInt i = 0; i < nc; i++)
+        if (cols[i] == r) vals[i] -= shift;
+    } else SpMVPhaseRow(r, cols, vals, nc);
     PetscCall(MatSetValues(*A, 1, &r, nc, cols, vals, INSERT_VALUES));
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
@@ -348,6 +395,7 @@ static PetscErrorCode SpMVLoadMatrixMarket(MPI_Comm comm, const char *file, Pets
       if (pattern) {
         PetscCall(SpMVFinishRow(r, cols, vals, &nc, 17));
       }
+      SpMVPhaseRow(r, cols, vals, nc);
       PetscCall(MatSetValues(*A, 1, &r, nc, cols, vals, ADD_VALUES));
     }
     PetscCall(PetscFree2(cols, vals));
@@ -382,7 +430,7 @@ static inline PetscErrorCode SpMVRelErr(Vec y, Vec yref, PetscReal *e)
 static inline PetscErrorCode SpMVCreateMatrix(MPI_Comm comm, const char *spec, Mat *A)
 {
   char        path[PETSC_MAX_PATH_LEN];
-  const char *gens[] = {"stencil7", "stencil27", "rmat", "denserows", "banded", "random"};
+  const char *gens[] = {"stencil7", "stencil27", "rmat", "denserows", "banded", "random", "helmholtz"};
   PetscInt    kron = 1;
   char       *colon;
 

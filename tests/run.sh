@@ -367,6 +367,7 @@ uninstalled() { submake PREFIX="$PRE" uninstall && ! ls "$PRE"/lib/libpetscspmv.
 run install_prefix           installed
 run install_pkgconfig_program pkgconfig_program
 run install_dll_append_ex19  grep_run "seqaijbrc (" "$BIN/ex19" -dll_append "$PRE/lib/libpetscspmv.so" -dm_mat_type brc -da_grid_x 8 -da_grid_y 8 -mat_view ::ascii_info -snes_max_it 1
+run install_pkgconfig_scalar grep -q '^scalar_type=real$' "$PRE/lib/pkgconfig/petsc-spmv.pc"
 run install_uninstall        uninstalled
 # 10. Python (make petsc4py): examples/python/solve.py builds a nonsymmetric matrix from SciPy CSR arrays, loads the plugin
 #     with -dll_append, GMRES + -pc_type poly with each type: converged, and the solution within 1e-10 of aij's
@@ -399,7 +400,7 @@ if [ -n "$PDIR" ]; then
   d=$(fake_petsc old);       sed -i 's/define PETSC_VERSION_MINOR .*/define PETSC_VERSION_MINOR      22/' "$d/include/petscversion.h"
   bad_setup_run bad_petsc_version       "is PETSc 3.22.[0-9]*, which petsc-spmv does not support: it builds against PETSc 3.26.x" "$d"
   d=$(fake_petsc single);    sed -i 's/define PETSC_USE_REAL_DOUBLE 1/define PETSC_USE_REAL_SINGLE 1/' "$d/include/petscconf.h"
-  bad_setup_run bad_petsc_single        "real double-precision scalars.*--with-precision=double" "$d"
+  bad_setup_run bad_petsc_single        "does not have double-precision scalars.*real or complex scalars.*--with-precision=double" "$d"
   d=$(fake_petsc srctree);   mkdir -p "$d/arch-x/include" && mv "$d/include/petscconf.h" "$d/arch-x/include/"
   bad_setup_run bad_petsc_no_arch       "set PETSC_ARCH to one of its builds: arch-x" "$d"
   bad_setup_run bad_petsc_prefix_arch   "installed (prefix) PETSc, which has no PETSC_ARCH: unset PETSC_ARCH" "$(fake_petsc prefixarch)" arch-x
@@ -482,6 +483,9 @@ if [ -n "$PYEXE" ] && [ -n "$PDIR" ]; then
 else
   fail=$((fail+1)); failed+=(pip_package); note FAIL "pip_package: no petsc4py python ($PYTHON) or no PETSc known"
 fi
+
+# 13. complex scalars (issue #28): the library built against the complex PETSc (make test on the self-built route)
+[ -z "${COMPLEX_BUILD:-}" ] || . "$(dirname "$0")/complex.sh"
 
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"

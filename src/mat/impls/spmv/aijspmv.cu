@@ -932,6 +932,12 @@ PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool hostref)
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
+  {
+    SpMVFormat *probe = f->create();
+    const char *why   = probe->Unavailable();
+    delete probe;
+    PetscCheck(!why, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petsc-spmv: -mat_type %s: %s", f->root, why);
+  }
   if (SpMVHaveGPU()) PetscCall(MatCreate_SeqAIJCUSPARSE(A));
   else PetscCall(MatCreate_SeqAIJ(A));
   PetscCall(Attach(A, f, PETSC_FALSE, SpMVHostReferenceDefault(A)));

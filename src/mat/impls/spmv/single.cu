@@ -15,7 +15,8 @@
    round trip. Otherwise on the host: the format's host reference with fp64 numbers rounded to fp32, which are
    exactly the products the device computes (so CI checks the fp32 operator without a GPU).
 
-   Values that do not fit fp32, counted while rounding:
+   Values that do not fit fp32, counted while rounding (complex scalars: the rules apply to each part, real and
+   imaginary, on its own; an entry counts once, in its worst class):
    - an entry of D A below fp32's smallest normal number (FLT_MIN, about 1.2e-38; underflow) is stored as 0 and
      counted (MatSpMVSingleGetFlushed(), -ksp_view, PetscInfo). Against a unit diagonal such an entry carries
      nothing a preconditioner or smoother can use, and Galerkin coarse operators (GAMG, PCMG) leave them behind
@@ -54,7 +55,7 @@ struct Block {
   PetscObjectState nzstate = -1;
   /* device copies (gpu) */
   int   *i = nullptr, *j = nullptr;
-  float *a32 = nullptr;
+  SpMVSingleScalar *a32 = nullptr;
   /* host copies */
   std::vector<PetscInt>    hi, hj;
   std::vector<PetscScalar> ha; /* fp64 numbers that are fp32 values */
@@ -87,8 +88,44 @@ struct Single {
   int64_t    bad[kNumBad] = {};
 };
 
-/* a[k] -> fl32(d[row] * a[k]) (0 below FLT_MIN) with the bad values counted; narrows the pattern into the block's own copy */
-__global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const PetscInt *__restrict__ pj, const PetscScalar *__restrict__ pa, const PetscScalar *__restrict__ d, bool pattern, int *__restrict__ i, int *__restrict__ j, float *__restrict__ a32, unsigned long long *__restrict__ bad)
+#if defined(PETSC_USE_COMPLEX)
+/* One part (real or imaginary) of an entry of D A rounded to fp32: 0 below FLT_MIN; bad[] marks its bad-value classes */
+__host__ __device__ inline float RoundPart(double v, bool *bad)
+{
+  const bool  tiny = fabs(v) < (double)FLT_MIN; /* false for NaN */
+  const float f    = tiny ? 0.0f : (float)v;
+  if (!isfinite(v)) bad[kNotFinite] = true;
+  else if (isinf(f)) bad[kOverflow] = true;
+  else if (tiny && v != 0.0) bad[kUnderflow] = true;
+  return f;
+}
+#endif
+
+/* An entry v of D A rounded to fp32 (0 below FLT_MIN), its bad value counted in cnt[]. Complex scalars: each part on its
+   own (a part below FLT_MIN is flushed, the other kept), the entry counted once, in its worst class (not finite before
+   overflow before underflow). Real scalars: the code as it was before complex scalars (the same PTX) */
+template <typename C>
+__host__ __device__ inline SpMVSingleScalar RoundEntry(PetscScalar v, C *cnt)
+{
+#if defined(PETSC_USE_COMPLEX)
+  bool                   bad[kNumBad] = {};
+  const SpMVSingleScalar f(RoundPart(v.real(), bad), RoundPart(v.imag(), bad));
+  if (bad[kNotFinite]) cnt[kNotFinite]++;
+  else if (bad[kOverflow]) cnt[kOverflow]++;
+  else if (bad[kUnderflow]) cnt[kUnderflow]++;
+  return f;
+#else
+  const bool  tiny = fabs(v) < (double)FLT_MIN; /* false for NaN */
+  const float f    = tiny ? 0.0f : (float)v;
+  if (!isfinite(v)) cnt[kNotFinite]++;
+  else if (isinf(f)) cnt[kOverflow]++;
+  else if (tiny && v != 0.0) cnt[kUnderflow]++;
+  return f;
+#endif
+}
+
+/* a[k] -> fl32(d[row] * a[k]) (RoundEntry) with the bad values counted; narrows the pattern into the block's own copy */
+__global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const PetscInt *__restrict__ pj, const PetscScalar *__restrict__ pa, const PetscScalar *__restrict__ d, bool pattern, int *__restrict__ i, int *__restrict__ j, SpMVSingleScalar *__restrict__ a32, unsigned long long *__restrict__ bad)
 {
   unsigned long long cnt[kNumBad] = {};
   for (PetscInt r = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; r < m; r += (PetscInt)gridDim.x * blockDim.x) {
@@ -99,14 +136,9 @@ __global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const Pe
       if (r == m - 1) i[m] = (int)e;
     }
     for (PetscInt k = b; k < e; k++) {
-      const double v = s * pa[k];
-      const bool   tiny = fabs(v) < (double)FLT_MIN; /* false for NaN */
-      const float  f    = tiny ? 0.0f : (float)v;
+      const PetscScalar v = s * pa[k];
       if (pattern) j[k] = (int)pj[k];
-      a32[k] = f;
-      if (!isfinite(v)) cnt[kNotFinite]++;
-      else if (isinf(f)) cnt[kOverflow]++;
-      else if (tiny && v != 0.0) cnt[kUnderflow]++;
+      a32[k] = RoundEntry(v, cnt);
     }
   }
   for (int c = 0; c < kNumBad; c++)
@@ -117,15 +149,7 @@ __global__ void ScaleRound(PetscInt m, const PetscInt *__restrict__ pi, const Pe
 void ScaleRoundHost(const SpMVHostCsr &A, const PetscScalar *d, PetscScalar *out, int64_t *bad)
 {
   for (PetscInt r = 0; r < A.m; r++)
-    for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) {
-      const double v    = (d ? d[r] : 1.0) * A.a[k];
-      const bool   tiny = std::fabs(v) < (double)FLT_MIN;
-      const float  f    = tiny ? 0.0f : (float)v;
-      out[k]            = (double)f;
-      if (!std::isfinite(v)) bad[kNotFinite]++;
-      else if (std::isinf(f)) bad[kOverflow]++;
-      else if (tiny && v != 0.0) bad[kUnderflow]++;
-    }
+    for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) out[k] = (PetscScalar)RoundEntry((d ? d[r] : PetscScalar(1.0)) * A.a[k], bad);
 }
 
 PetscErrorCode CreateFormat(const char *name, SpMVFormat **fmt)

@@ -21,7 +21,9 @@
    format that runs on the CSR itself needs no copy). The same holds for the host CSR and BuildHost.
    Build* may allocate and synchronize; Mult* may do neither (scratch space is allocated at build).
 
-   Value type: the vectors and the accumulation are always fp64; the stored matrix values are fp64, or fp32
+   Value type: PetscScalar, real double or complex double (each format's kernels are templates over the value type;
+   in a complex PETSc "fp64" and "fp32" below mean complex<double> and complex<float>, both parts rounded alike).
+   The vectors and the accumulation are always fp64; the stored matrix values are fp64, or fp32
    for a format whose SupportsSingle() is true when the CSR comes with single = true (the copy of an
    operator that the polynomial preconditioner applies with -pc_poly_precision single). On the device the
    values are then a32 (a is null) and the format stores fp32 values: its kernels are templates over the
@@ -34,6 +36,41 @@
 #include <petscviewer.h>
 #include <cuda_runtime.h>
 #include <cstddef>
+#include <cmath>
+#if defined(PETSC_USE_COMPLEX)
+  #include <complex>
+#endif
+
+/* The stored value type of an fp32 copy: float, or the complex<float> pair in a complex PETSc (thrust's in .cu
+   files, std's in C++: the same layout, as PETSc's own PetscScalar). PetscScalar is the fp64 one. */
+#if defined(PETSC_USE_COMPLEX)
+using SpMVSingleScalar = petsccomplexlib::complex<float>;
+#else
+using SpMVSingleScalar = float;
+#endif
+
+/* PetscScalar is std::complex in C++ (the host references, *host.cxx) and thrust::complex in CUDA files (the same
+   layout, different C++ types): a function compiled in one and called from the other is declared with SpMVHostScalar,
+   std::complex in both (PetscScalar itself with real scalars), and CUDA callers pass their arrays through SpMVHostArray */
+#if defined(PETSC_USE_COMPLEX)
+using SpMVHostScalar = std::complex<PetscReal>;
+#else
+using SpMVHostScalar = PetscScalar;
+#endif
+inline const SpMVHostScalar *SpMVHostArray(const PetscScalar *p) { return reinterpret_cast<const SpMVHostScalar *>(p); }
+inline SpMVHostScalar       *SpMVHostArray(PetscScalar *p) { return reinterpret_cast<SpMVHostScalar *>(p); }
+
+/* a * b + c with fused multiply-adds, as the device computes it (spmv::Fma of spmvvalue.cuh): for complex values each
+   part is two fmas in a fixed order, so the host reference and the kernels that use it round alike */
+inline PetscScalar SpMVFma(PetscScalar a, PetscScalar b, PetscScalar c)
+{
+#if defined(PETSC_USE_COMPLEX)
+  const PetscReal ar = PetscRealPart(a), ai = PetscImaginaryPart(a), br = PetscRealPart(b), bi = PetscImaginaryPart(b);
+  return PetscScalar(std::fma(ar, br, std::fma(-ai, bi, PetscRealPart(c))), std::fma(ar, bi, std::fma(ai, br, PetscImaginaryPart(c))));
+#else
+  return std::fma(a, b, c);
+#endif
+}
 
 /* A CSR matrix seen through raw pointers. On the device the indices are 32-bit (checked at upload). */
 template <typename Index>
@@ -43,7 +80,7 @@ struct SpMVCsr {
   const Index       *i   = nullptr; /* m+1 row offsets */
   const Index       *j   = nullptr; /* nnz column indices */
   const PetscScalar *a   = nullptr; /* nnz values (null on the device when single) */
-  const float       *a32 = nullptr; /* device, single: the nnz values in fp32 */
+  const SpMVSingleScalar *a32 = nullptr; /* device, single: the nnz values in fp32 */
   bool               single = false; /* fp32 values: a32 on the device, fp32-representable a on the host */
 };
 using SpMVHostCsr   = SpMVCsr<PetscInt>;
@@ -78,6 +115,33 @@ public:
 
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
   virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;
+
+  /* null, or why this build does not provide the format (SpMVUnavailableFormat): MatSetType errors with it */
+  virtual const char *Unavailable() const { return nullptr; }
+};
+
+/* The stand-in for a format this build does not provide (ccoo with complex scalars, for now): the type
+   stays registered, so that asking for it gives its reason (MatSetType, -mat_spmv_format, the fp32 copy) instead of
+   "unknown type"; the automatic format does not rank it. Every operation errors. */
+class SpMVUnavailableFormat final : public SpMVFormat {
+  const char *why;
+  PetscErrorCode No() const { SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "petsc-spmv: %s", why); }
+
+public:
+  explicit SpMVUnavailableFormat(const char *w) : why(w) { }
+  PetscErrorCode SetFromOptions(PetscOptionItems) override { return PETSC_SUCCESS; }
+  PetscErrorCode CopyOptions(const SpMVFormat &) override { return PETSC_SUCCESS; }
+  PetscErrorCode BuildHost(const SpMVHostCsr &) override { return No(); }
+  PetscErrorCode RefreshHost(const SpMVHostCsr &) override { return No(); }
+  PetscErrorCode MultHost(const PetscScalar *, PetscScalar *, bool) const override { return No(); }
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &, cudaStream_t) override { return No(); }
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &, cudaStream_t) override { return No(); }
+  PetscErrorCode MultDevice(const PetscScalar *, PetscScalar *, bool, cudaStream_t) const override { return No(); }
+  PetscErrorCode ReleaseDevice() override { return PETSC_SUCCESS; }
+  std::size_t    DeviceBytes() const override { return 0; }
+  PetscErrorCode View(PetscViewer) const override { return PETSC_SUCCESS; }
+  PetscErrorCode Verify(const SpMVHostCsr &, cudaStream_t, PetscReal *) override { return No(); }
+  const char    *Unavailable() const override { return why; }
 };
 
 /* What the registration needs to know about a format: its names and a factory. */

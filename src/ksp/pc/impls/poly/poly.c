@@ -91,7 +91,16 @@ static PetscErrorCode PCPolyOp(PC_Poly *poly, PetscBool trans, Vec v, Vec w, Vec
    of chebyshev and neumann (the extreme Ritz values of 10 steps do not need the second pass; one pass is what PETSc's
    own estimate pays, KSPGMRES's classical Gram-Schmidt without refinement). H is (m+1) x m, column major, leading
    dimension m+1. Stops early at an invariant subspace (*mdone < m, H(mdone, mdone-1) = 0). */
-static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscInt passes, PetscReal *H, PetscInt *mdone)
+/* Complex scalars: the Hessenberg matrix is complex, its eigenvalues come alone (no conjugate pairs), and the GMRES
+   polynomial is applied one root at a time with complex coefficients; with real scalars a complex root comes with its
+   conjugate and the pair is applied in real arithmetic. PCPOLY_PAIRS says which. */
+#if PetscDefined(USE_COMPLEX)
+  #define PCPOLY_PAIRS 0
+#else
+  #define PCPOLY_PAIRS 1
+#endif
+
+static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscInt passes, PetscScalar *H, PetscInt *mdone)
 {
   PC_Poly     *poly = (PC_Poly *)pc->data;
   Vec         *V;
@@ -120,7 +129,7 @@ static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscInt passes, PetscRea
     for (PetscInt pass = 0; pass < passes; pass++) {
       PetscCall(VecMDot(V[j + 1], j + 1, V, h));
       for (PetscInt i = 0; i <= j; i++) {
-        H[i + j * (m + 1)] += PetscRealPart(h[i]);
+        H[i + j * (m + 1)] += h[i];
         h[i] = -h[i];
       }
       PetscCall(VecMAXPY(V[j + 1], j + 1, h, V));
@@ -141,15 +150,16 @@ static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscInt passes, PetscRea
 
 /* Eigenvalues of the leading n x n block of H (leading dimension ld, n+1 rows available): Ritz values, or with
    harmonic, the harmonic Ritz values = eigenvalues of H_n + h_{n+1,n}^2 H_n^-T e_n e_n^T (zeros of the GMRES
-   residual polynomial). Conjugate pairs come adjacent, positive imaginary part first (LAPACK geev). */
-static PetscErrorCode PCPolyHessenbergEigenvalues(PC pc, PetscInt n, PetscInt ld, const PetscReal *H, PetscBool harmonic, PetscReal *wr, PetscReal *wi)
+   residual polynomial; complex scalars: H_n^-H). Real scalars: conjugate pairs come adjacent, positive imaginary
+   part first (LAPACK geev); complex scalars: each eigenvalue alone (zgeev). */
+static PetscErrorCode PCPolyHessenbergEigenvalues(PC pc, PetscInt n, PetscInt ld, const PetscScalar *H, PetscBool harmonic, PetscReal *wr, PetscReal *wi)
 {
-#if PetscDefined(USE_COMPLEX)
-  PetscFunctionBegin;
-  SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCPOLY eigenvalue computations need real scalars");
-#else
   PetscScalar *G, *T, *f, *work, sdummy;
   PetscBLASInt bn, one = 1, lwork, info, idummy = 1, *piv;
+#if PetscDefined(USE_COMPLEX)
+  PetscScalar *w;
+  PetscReal   *rwork;
+#endif
 
   PetscFunctionBegin;
   PetscCall(PetscBLASIntCast(n, &bn));
@@ -158,10 +168,10 @@ static PetscErrorCode PCPolyHessenbergEigenvalues(PC pc, PetscInt n, PetscInt ld
   for (PetscInt j = 0; j < n; j++)
     for (PetscInt i = 0; i < n; i++) {
       G[i + j * n] = H[i + j * ld];
-      T[j + i * n] = H[i + j * ld]; /* H_n^T */
+      T[j + i * n] = PetscConj(H[i + j * ld]); /* H_n^H (H_n^T with real scalars) */
     }
   if (harmonic && H[n + (n - 1) * ld] != 0.0) {
-    const PetscReal hl = H[n + (n - 1) * ld];
+    const PetscReal hl = PetscRealPart(H[n + (n - 1) * ld]); /* a norm: real */
 
     PetscCall(PetscArrayzero(f, n));
     f[n - 1] = 1.0;
@@ -172,11 +182,21 @@ static PetscErrorCode PCPolyHessenbergEigenvalues(PC pc, PetscInt n, PetscInt ld
     for (PetscInt i = 0; i < n; i++) G[i + (n - 1) * n] += hl * hl * f[i];
   }
   PetscCall(PetscFPTrapPush(PETSC_FP_TRAP_OFF));
+#if PetscDefined(USE_COMPLEX)
+  PetscCall(PetscMalloc2(n, &w, 2 * n, &rwork));
+  PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bn, G, &bn, w, &sdummy, &idummy, &sdummy, &idummy, work, &lwork, rwork, &info));
+  for (PetscInt i = 0; i < n; i++) {
+    wr[i] = PetscRealPart(w[i]);
+    wi[i] = PetscImaginaryPart(w[i]);
+  }
+  PetscCall(PetscFree2(w, rwork));
+#else
   PetscCallBLAS("LAPACKgeev", LAPACKgeev_("N", "N", &bn, G, &bn, wr, wi, &sdummy, &idummy, &sdummy, &idummy, work, &lwork, &info));
+#endif
   PetscCall(PetscFPTrapPop());
   PetscCheck(info == 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_CONV_FAILED, "PCPOLY: LAPACK geev failed on the %" PetscInt_FMT " x %" PetscInt_FMT " Hessenberg matrix (info %d)", n, n, (int)info);
-  /* make pairs exact conjugates (geev returns them so; guard against a lone complex value) */
-  for (PetscInt i = 0; i < n; i++) {
+  /* make pairs exact conjugates (geev returns them so; guard against a lone complex value); complex scalars: no pairs */
+  for (PetscInt i = 0; i < n && PCPOLY_PAIRS; i++) {
     if (wi[i] > 0.0 && i + 1 < n && wi[i + 1] < 0.0) {
       wr[i + 1] = wr[i];
       wi[i + 1] = -wi[i];
@@ -188,7 +208,6 @@ static PetscErrorCode PCPolyHessenbergEigenvalues(PC pc, PetscInt n, PetscInt ld
   }
   PetscCall(PetscFree5(G, T, f, work, piv));
   PetscFunctionReturn(PETSC_SUCCESS);
-#endif
 }
 
 /* Modified Leja order (Bai, Hu, Reichel, IMA J. Numer. Anal. 14 (1994); as in Loe and Morgan): the root of largest
@@ -206,7 +225,7 @@ static PetscErrorCode PCPolyLejaOrder(PetscInt n, PetscReal *re, PetscReal *im)
   if (n <= 1) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc4(n, &ore, n, &oim, n, &score, n, &used));
   for (PetscInt i = 0; i < n; i++) {
-    used[i]  = (PetscBool)(im[i] < 0.0); /* conjugates follow their partner */
+    used[i]  = (PetscBool)(PCPOLY_PAIRS && im[i] < 0.0); /* conjugates follow their partner */
     score[i] = 0.0;
     scale    = PetscMax(scale, PetscSqrtReal(re[i] * re[i] + im[i] * im[i]));
   }
@@ -227,7 +246,7 @@ static PetscErrorCode PCPolyLejaOrder(PetscInt n, PetscReal *re, PetscReal *im)
     used[best] = PETSC_TRUE;
     ore[m]     = re[best];
     oim[m++]   = im[best];
-    if (im[best] > 0.0) {
+    if (PCPOLY_PAIRS && im[best] > 0.0) {
       PetscCheck(m < n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Leja order: unpaired complex roots");
       ore[m]   = re[best];
       oim[m++] = -im[best];
@@ -235,7 +254,7 @@ static PetscErrorCode PCPolyLejaOrder(PetscInt n, PetscReal *re, PetscReal *im)
     for (PetscInt i = 0; i < n; i++) { /* add the log distances to the root(s) just placed */
       if (used[i]) continue;
       score[i] += PetscLogReal(PetscMax(PetscSqrtReal(PetscSqr(re[i] - re[best]) + PetscSqr(im[i] - im[best])), floor));
-      if (im[best] > 0.0) score[i] += PetscLogReal(PetscMax(PetscSqrtReal(PetscSqr(re[i] - re[best]) + PetscSqr(im[i] + im[best])), floor));
+      if (PCPOLY_PAIRS && im[best] > 0.0) score[i] += PetscLogReal(PetscMax(PetscSqrtReal(PetscSqr(re[i] - re[best]) + PetscSqr(im[i] + im[best])), floor));
     }
   }
   PetscCall(PetscArraycpy(re, ore, n));
@@ -256,7 +275,7 @@ static PetscErrorCode PCPolyAddRoots(PC pc, PetscInt n, const PetscReal *re, con
   for (PetscInt j = 0; j < n; j++) {
     PetscReal lpof = 0.0;
 
-    if (im[j] < 0.0) continue; /* counted with its partner */
+    if (PCPOLY_PAIRS && im[j] < 0.0) continue; /* counted with its partner */
     for (PetscInt i = 0; i < n; i++) {
       if (i == j) continue;
       const PetscReal d = PetscSqrtReal(PetscSqr(re[i] - re[j]) + PetscSqr(im[i] - im[j])), a = PetscSqrtReal(re[i] * re[i] + im[i] * im[i]);
@@ -264,7 +283,7 @@ static PetscErrorCode PCPolyAddRoots(PC pc, PetscInt n, const PetscReal *re, con
     }
     if (lpof > 4.0) {
       extra[j] = (PetscInt)PetscCeilReal((lpof - 4.0) / 14.0);
-      total += (im[j] > 0.0 ? 2 : 1) * extra[j];
+      total += (PCPOLY_PAIRS && im[j] > 0.0 ? 2 : 1) * extra[j];
       PetscCall(PetscInfo(pc, "Root %g%+gi: log10 pof %.1f, %" PetscInt_FMT " extra copies\n", (double)re[j], (double)im[j], (double)lpof, extra[j]));
     }
   }
@@ -277,7 +296,7 @@ static PetscErrorCode PCPolyAddRoots(PC pc, PetscInt n, const PetscReal *re, con
     for (PetscInt e = 0; e < extra[j]; e++) {
       (*nre)[c]   = re[j];
       (*nim)[c++] = im[j];
-      if (im[j] > 0.0) {
+      if (PCPOLY_PAIRS && im[j] > 0.0) {
         (*nre)[c]   = re[j];
         (*nim)[c++] = -im[j];
       }
@@ -297,7 +316,8 @@ static PetscErrorCode PCPolyBounds(PC pc)
     PetscCall(PetscInfo(pc, "Bounds [%g, %g] reused (-pc_poly_esteig_reuse: the operator keeps its nonzero pattern)\n", (double)poly->emin, (double)poly->emax));
   } else if (!poly->userbnds) {
     const PetscInt m = poly->eststeps;
-    PetscReal     *H, *wr, *wi, lo = PETSC_MAX_REAL, hi = 0.0, a, b, c, d;
+    PetscScalar   *H;
+    PetscReal     *wr, *wi, lo = PETSC_MAX_REAL, hi = 0.0, a, b, c, d;
     PetscInt       md;
 
     PetscCall(PetscMalloc3((m + 1) * m, &H, m, &wr, m, &wi));
@@ -475,7 +495,8 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     break;
   case PC_POLY_GMRES: {
     const PetscInt m = k + 1;
-    PetscReal     *H, *wr, *wi, tiny = 0.0;
+    PetscScalar   *H;
+    PetscReal     *wr, *wi, tiny = 0.0;
     PetscInt       md;
 
     PetscCall(PetscMalloc3((m + 1) * m, &H, m, &wr, m, &wi));
@@ -514,6 +535,18 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
 /* ---------------------------------------------------------------------------------------------------------------
    Application: y = p(B) D^-1 x (trans: y = D^-1 p(B^T) x); only Mat and Vec operations
    --------------------------------------------------------------------------------------------------------------- */
+/* 1/theta for the root theta = re + i im (im = 0 with real scalars). The transposed application p(B)^T = p(B^T) has
+   the same coefficients (a transpose, not a conjugate transpose) */
+static inline PetscScalar PCPolyInverse(PetscReal re, PetscReal im)
+{
+#if PetscDefined(USE_COMPLEX)
+  return 1.0 / PetscCMPLX(re, im);
+#else
+  (void)im;
+  return 1.0 / re;
+#endif
+}
+
 /* y = p(B) z for z in work[0] (overwritten), y not a work vector */
 static PetscErrorCode PCPolyApplyScaled(PC pc, Vec y, PetscBool trans)
 {
@@ -558,10 +591,12 @@ static PetscErrorCode PCPolyApplyScaled(PC pc, Vec y, PetscBool trans)
 
     PetscCall(VecSet(y, 0.0));
     while (i < n - 1) {
-      if (im[i] == 0.0) {
-        PetscCall(VecAXPY(y, 1.0 / re[i], z));
+      if (!PCPOLY_PAIRS || im[i] == 0.0) { /* a real root, or any root with complex scalars: 1/theta a scalar */
+        const PetscScalar c = PCPolyInverse(re[i], im[i]);
+
+        PetscCall(VecAXPY(y, c, z));
         PetscCall(PCPolyOp(poly, trans, z, w, tmp));
-        PetscCall(VecAXPY(z, -1.0 / re[i], w));
+        PetscCall(VecAXPY(z, -c, w));
         i++;
       } else { /* (1 - t/theta)(1 - t/conj(theta)) = 1 - t (2a - t)/|theta|^2: y += (2a - B) z/|theta|^2,
                   z -= B (2a - B) z/|theta|^2, with w = B z and t = B w */
@@ -576,7 +611,7 @@ static PetscErrorCode PCPolyApplyScaled(PC pc, Vec y, PetscBool trans)
         i += 2;
       }
     }
-    if (i == n - 1) PetscCall(VecAXPY(y, 1.0 / re[i], z));
+    if (i == n - 1) PetscCall(VecAXPY(y, PCPolyInverse(re[i], im[i]), z));
   } break;
   }
   PetscFunctionReturn(PETSC_SUCCESS);

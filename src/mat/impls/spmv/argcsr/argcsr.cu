@@ -3,6 +3,7 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "argcsr.h"
 #include "../spmvdevice.cuh"
+#include "../spmvvalue.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -225,7 +226,7 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
     for (int u = 0; u < kBatch; u++) c[u] = k + u < C ? __ldcs(cp + (int64_t)(k + u) * BS) : -1;
 #pragma unroll
     for (int u = 0; u < kBatch; u++)
-      if (c[u] >= 0) acc = fma(__ldcs(vp + (int64_t)(k + u) * BS), __ldg(x + c[u]), acc);
+      if (c[u] >= 0) acc = spmv::Fma(spmv::Ldcs(vp + (int64_t)(k + u) * BS), spmv::Ldg(x + c[u]), acc);
     if (c[kBatch - 1] < 0) break; /* padding only at the tail: the chunk (or C) ended */
   }
 
@@ -233,7 +234,7 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
   const int      end  = ARgCSRSegEnd(segs, lane, 32);
 #pragma unroll
   for (int o = 1; o < 32; o <<= 1) {
-    const PetscScalar v = __shfl_down_sync(kFull, acc, o);
+    const PetscScalar v = spmv::ShflDown(kFull, acc, o);
     if (lane + o < end) acc += v;
   }
   if ((segs >> lane) & 1u) psum[t] = acc;
@@ -263,7 +264,7 @@ __global__ void LongRows(int nl, const int *__restrict__ lrow, const int *__rest
     const int   g0 = lgroup[q], cnt = lcount[q];
     PetscScalar s  = 0;
     for (int k = lane; k < cnt; k += 32) s += part[g0 + k];
-    for (int o = 16; o > 0; o >>= 1) s += __shfl_down_sync(kFull, s, o);
+    for (int o = 16; o > 0; o >>= 1) s += spmv::ShflDown(kFull, s, o);
     if (lane == 0) {
       const int r = lrow[q];
       y[r]        = ADD ? y[r] + s : s;
@@ -336,7 +337,7 @@ public:
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
     PetscFunctionBegin;
-    ARgCSRMultHost(host, st.m, x, y, add);
+    ARgCSRMultHost(host, st.m, SpMVHostArray(x), SpMVHostArray(y), add);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 

@@ -132,8 +132,8 @@ PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &);
 PetscErrorCode ARgCSRSetParams(const ARgCSROptions &, ARgCSRParams *);
 PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &, const SpMVHostCsr &, ARgCSRHostLayout *, ARgCSRStats *);
 PetscErrorCode ARgCSRRefreshHostLayout(const SpMVHostCsr &, ARgCSRHostLayout *);
-void           ARgCSRMultHost(const ARgCSRHostLayout &, PetscInt m, const PetscScalar *x, PetscScalar *y, bool add);
-void           ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &, const PetscScalar *x, PetscScalar *y, bool add);
+void           ARgCSRMultHost(const ARgCSRHostLayout &, PetscInt m, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
+void           ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
 
 SpMVFormat *ARgCSRCreate(void);
 

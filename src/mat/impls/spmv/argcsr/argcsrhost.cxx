@@ -231,7 +231,7 @@ void ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &L, const PetscScalar *x, 
         const int64_t pos = off + (int64_t)k * p.BS + t;
         const int     c   = L.col[pos];
         if (c < 0) break;
-        a = std::fma(L.val[pos], x[c], a);
+        a = SpMVFma(L.val[pos], x[c], a);
       }
       acc[t] = a;
     }

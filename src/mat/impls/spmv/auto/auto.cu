@@ -8,6 +8,7 @@
 #include "../ccoo/ccoo.h"
 #include "../spmvimpl.h"
 #include "../spmvdevice.cuh"
+#include "../spmvvalue.cuh"
 #include <petscdevice_cuda.h>
 #include <petsctime.h>
 #include <cusparse.h>
@@ -16,7 +17,7 @@
 #include <cmath>
 #include <vector>
 
-static_assert(sizeof(PetscScalar) == sizeof(double), "the automatic format is written for real double precision PETSc");
+/* real or complex double precision PETSc (check-petsc.sh); with complex scalars ccoo is no candidate (SpMVAutoInBuild) */
 
 PetscLogEvent MAT_SpMV_Select = 0;
 
@@ -114,8 +115,8 @@ public:
 
   PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
-    const double one = 1.0;
-    std::size_t  b0 = 0, b1 = 0;
+    const PetscScalar one = 1.0;
+    std::size_t       b0 = 0, b1 = 0;
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
@@ -123,12 +124,13 @@ public:
     if (!A.m || !A.nnz) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCall(GetSharedHandle(&handle));
     PetscCallCUSPARSE(cusparseSetStream(handle, s));
-    PetscCallCUSPARSE(cusparseCreateConstCsr(&mat, A.m, A.n, A.nnz, A.i, A.j, A.a, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    PetscCallCUSPARSE(cusparseCreateConstCsr(&mat, A.m, A.n, A.nnz, A.i, A.j, A.a, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, spmv::kCudaScalar));
     /* placeholder pointers (never dereferenced by the size query); every product sets the real ones */
-    PetscCallCUSPARSE(cusparseCreateDnVec(&vx, A.n, (void *)A.a, CUDA_R_64F));
-    PetscCallCUSPARSE(cusparseCreateDnVec(&vy, A.m, (void *)A.a, CUDA_R_64F));
-    for (const double beta : {0.0, 1.0}) {
-      PetscCallCUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), beta == 0.0 ? &b0 : &b1));
+    PetscCallCUSPARSE(cusparseCreateDnVec(&vx, A.n, (void *)A.a, spmv::kCudaScalar));
+    PetscCallCUSPARSE(cusparseCreateDnVec(&vy, A.m, (void *)A.a, spmv::kCudaScalar));
+    for (const int add : {0, 1}) {
+      const PetscScalar beta = add ? 1.0 : 0.0;
+      PetscCallCUSPARSE(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, spmv::kCudaScalar, Alg(), add ? &b1 : &b0));
     }
     bufbytes = std::max(b0, b1);
     if (bufbytes) PetscCall(spmv::DeviceAlloc((char **)&buf, bufbytes, nullptr, s));
@@ -145,7 +147,7 @@ public:
 
   PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
   {
-    const double one = 1.0, beta = add ? 1.0 : 0.0;
+    const PetscScalar one = 1.0, beta = add ? 1.0 : 0.0;
 
     PetscFunctionBegin;
     if (!d.m) PetscFunctionReturn(PETSC_SUCCESS);
@@ -157,10 +159,10 @@ public:
     PetscCallCUSPARSE(cusparseDnVecSetValues(vx, (void *)x));
     PetscCallCUSPARSE(cusparseDnVecSetValues(vy, (void *)y));
     if (!prepped) { /* once per build, as aijcusparse does at its first product (no allocation: the buffer exists) */
-      PetscCallCUSPARSE(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), buf));
+      PetscCallCUSPARSE(cusparseSpMV_preprocess(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, spmv::kCudaScalar, Alg(), buf));
       prepped = true;
     }
-    PetscCallCUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, CUDA_R_64F, Alg(), buf));
+    PetscCallCUSPARSE(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, mat, vx, &beta, vy, spmv::kCudaScalar, Alg(), buf));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -195,8 +197,8 @@ public:
     PetscCall(MultHost(x.data(), yh.data(), false));
     h = keep;
     for (PetscInt r = 0; r < A.m; r++) {
-      err = std::max(err, std::isnan(yd[r]) ? INFINITY : std::abs(yd[r] - yh[r]));
-      nrm = std::max(nrm, std::abs(yh[r]));
+      err = std::max(err, PetscIsNanScalar(yd[r]) ? INFINITY : (double)PetscAbsScalar(yd[r] - yh[r]));
+      nrm = std::max(nrm, (double)PetscAbsScalar(yh[r]));
     }
     PetscCheck(err <= 1e-12 * std::max(nrm, 1.0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "csr: cuSPARSE product differs from the host CSR product by %g (max |y| %g)", err, nrm);
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -338,9 +340,10 @@ __global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t
   BlockFlush(sh, c);
 }
 
-__global__ void SampleValues(int64_t nnz, int64_t ns, const double *__restrict__ a, double *__restrict__ out)
+/* the sampled values (complex: their real parts, as SpMVAutoStatsHost) */
+__global__ void SampleValues(int64_t nnz, int64_t ns, const PetscScalar *__restrict__ a, double *__restrict__ out)
 {
-  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[SpMVAutoSamplePos(k, nnz, ns)];
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = spmv::RealPart(a[SpMVAutoSamplePos(k, nnz, ns)]);
 }
 
 PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats *st)
@@ -454,7 +457,7 @@ public:
     csr            = new CsrFormat();
     cand[AUTO_CSR] = csr;
     for (int k = 0; k < AUTO_N; k++) {
-      if (k == AUTO_CSR) continue;
+      if (k == AUTO_CSR || !SpMVAutoInBuild(k)) continue;
       const SpMVFormatInfo *f = SpMVFindFormat(SpMVAutoNames[k]);
       cand[k]                 = f ? f->create() : nullptr; /* all are registered in this library */
     }

@@ -54,6 +54,17 @@ enum SpMVAutoId : int {
   AUTO_DCSR,
   AUTO_N
 };
+/* Does this build provide the format? With complex scalars ccoo (its value table holds 64-bit patterns) is not
+   ported yet: the rule does not rank it, -mat_spmv_format and -mat_spmv_candidates refuse it */
+inline bool SpMVAutoInBuild(int id)
+{
+#if defined(PETSC_USE_COMPLEX)
+  return id != AUTO_CCOO;
+#else
+  (void)id;
+  return true;
+#endif
+}
 extern const char *const SpMVAutoNames[AUTO_N]; /* "csr", "brc", "ccoo", "argcsr", "segsum", "suraa", "dcsr" */
 PetscErrorCode           SpMVAutoFindName(const char *, int *); /* PETSC_ERR_ARG_UNKNOWN_TYPE for an unknown name */
 

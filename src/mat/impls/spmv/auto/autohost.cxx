@@ -22,6 +22,7 @@ PetscErrorCode SpMVAutoFindName(const char *name, int *id)
     if (same) *id = k;
   }
   PetscCheck(*id >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the automatic type spmv: use csr, brc, ccoo, argcsr, segsum, suraa or dcsr", name);
+  PetscCheck(SpMVAutoInBuild(*id), PETSC_COMM_SELF, PETSC_ERR_SUP, "Format \"%s\" for the automatic type spmv is not available with complex scalars yet: use csr, brc, argcsr, segsum, suraa or dcsr", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -217,17 +218,23 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   const double ccoobytes = SpMVAutoCCOOBytesRatio(st); /* CCOO's bytes over the CSR floor's, without a table */
   bool         promoted  = false; /* CCOO moved to the front by its bytes (below) */
   const bool   table     = TableBuilt(st);
+  /* The two CCOO-led branches below exist for CCOO's bytes (its value table, its column offsets): where the build has no
+     CCOO (complex scalars) they do not apply and the row shape decides, as for any matrix the CCOO branches do not take.
+     Measured in complex (H100, bench/results/complex-h100-20261125.csv): the 7-point stencil with random phases went
+     to the short-uniform branch, ranked argcsr first without CCOO and chose it at 0.971x of brc; with equal values it
+     went to the value-table branch, ranked brc first and chose brc (the fastest). */
+  const bool ccoo = SpMVAutoInBuild(AUTO_CCOO);
 
   PetscFunctionBegin;
   *p = SpMVAutoPlan();
-  if (cover >= kRepeatCover && empty <= kFewEmpty) {
+  if (ccoo && cover >= kRepeatCover && empty <= kFewEmpty) {
     /* CCOO stores a 1-byte index into a table of the 256 most frequent values instead of an 8-byte value,
        and 8-16-bit column offsets: 3-6 bytes a nonzero against CSR's 12 + 20/mean, less than half the bytes
        any CSR kernel streams (cage11 1.61x, constant 27-point stencil 1.76x, both under the CSR copy floor;
        the others 1.36-1.42x). Nothing else compresses values. */
     why      = "the values repeat (CCOO's value table covers them): ccoo streams the fewest bytes";
     order[n++] = AUTO_CCOO, order[n++] = AUTO_BRC, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_SEGSUM;
-  } else if (regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty && ccoobytes < 1.0) {
+  } else if (ccoo && regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty && ccoobytes < 1.0) {
     /* With 8-byte values CCOO saves only the column bytes (16-bit offsets: 12 -> 10 bytes a nonzero) and gives
        them back as padding when rows are padded to a multiple of K: it wins only where rows are uniform (little
        padding) and short, where CSR-order kernels pay most per row (a row offset, a y store and a reduction
@@ -298,7 +305,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   {
     int k = 0;
     while (k < n && order[k] != AUTO_CCOO) k++;
-    if (k < n && k > 0 && local && ccoobytes < kSureBytes) {
+    if (ccoo && k < n && k > 0 && local && ccoobytes < kSureBytes) {
       for (; k > 0; k--) order[k] = order[k - 1];
       order[0] = AUTO_CCOO;
       promoted = true;
@@ -334,7 +341,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
       if (order[k] == AUTO_SEGSUM) order[k] = AUTO_DCSR;
   PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s", why, promoted ? "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first" : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : ""));
 
-  auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
+  auto usable = [&](int id) { return SpMVAutoInBuild(id) && (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
     if (usable(order[k])) p->rank[p->nrank++] = order[k];
 

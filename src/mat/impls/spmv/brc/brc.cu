@@ -3,6 +3,7 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "brc.h"
 #include "../spmvdevice.cuh"
+#include "../spmvvalue.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -151,7 +152,7 @@ __global__ void MaxOffset(PetscInt m, const int *__restrict__ rp, const int *__r
   if ((threadIdx.x & 31) == 0) atomicMax(mx, v);
 }
 
-/* One warp per block, one lane per slot; V: the stored value type (double, or float for single); C: the column
+/* One warp per block, one lane per slot; V: the stored value type (PetscScalar, or SpMVSingleScalar for single); C: the column
    type, int (columns) or short (offsets from the slot's RefRow; a padding entry that repeats a neighbour's column
    too far away for 16 bits points at its own row instead: its value is 0). VALUES_ONLY: the refresh, which
    re-gathers the values only. */
@@ -196,11 +197,11 @@ __global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__r
     const PetscScalar *xr  = x + (std::is_same_v<C, short> ? RefRow(r) : 0); /* 16-bit offsets: from the slot's row */
     PetscScalar        acc = 0;
 #pragma unroll 4
-    for (int j = 0; j < T; j++) acc += (PetscScalar)__ldcs(d + (int64_t)j * kB1) * __ldg(xr + __ldcs(c + (int64_t)j * kB1));
+    for (int j = 0; j < T; j++) acc += spmv::Widen<PetscScalar>(spmv::Ldcs(d + (int64_t)j * kB1)) * spmv::Ldg(xr + __ldcs(c + (int64_t)j * kB1));
     if (r >= 0) {
       if (ADD) y[r] += acc;
       else y[r] = acc;
-    } else if (r < -1) atomicAdd(y + (-2 - r), acc);
+    } else if (r < -1) spmv::AtomicAdd(y + (-2 - r), acc);
   }
 }
 
@@ -277,7 +278,7 @@ public:
   {
     PetscFunctionBegin;
     if (!add) std::fill(y, y + st.m, 0.0);
-    BRCMultHost(host, x, y);
+    BRCMultHost(host, SpMVHostArray(x), SpMVHostArray(y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -461,7 +462,7 @@ public:
           }
       } else PetscCall(spmv::Download(col, dev.col));
       if (dev.data32) {
-        std::vector<float> d32(st.padded);
+        std::vector<SpMVSingleScalar> d32(st.padded);
         PetscCall(spmv::Download(d32, dev.data32));
         std::copy(d32.begin(), d32.end(), data.begin());
       } else PetscCall(spmv::Download(data, dev.data));

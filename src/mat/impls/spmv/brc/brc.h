@@ -52,7 +52,7 @@ struct BRCHostLayout {
   PetscInt               B1 = 32;
   std::vector<int>       width;    /* T_b */
   std::vector<int64_t>   offset;   /* nblocks+1 */
-  std::vector<double>    data;     /* column-major blocks */
+  std::vector<PetscScalar> data;    /* column-major blocks */
   std::vector<int>       col;
   std::vector<int>       row_perm; /* original row of each slot; -1 for dummy slots */
   std::vector<int>       split;    /* 1 if the slot's row is cut into several pieces */
@@ -62,14 +62,14 @@ struct BRCHostLayout {
 PetscErrorCode BRCComputeStats(const BRCOptions &, PetscInt m, const int64_t *lensum_sumsq_max, PetscInt nonempty, BRCStats *);
 PetscErrorCode BRCBuildHostLayout(const BRCOptions &, const SpMVHostCsr &, PetscInt B1, BRCHostLayout *, BRCStats *);
 PetscErrorCode BRCRefreshHostLayout(const SpMVHostCsr &, BRCHostLayout *);
-void           BRCMultHost(const BRCHostLayout &, const PetscScalar *x, PetscScalar *y);
+void           BRCMultHost(const BRCHostLayout &, const SpMVHostScalar *x, SpMVHostScalar *y);
 
 /* device layout (brcdevice.cu) */
 struct BRCDeviceLayout {
   int      *width = nullptr, *col = nullptr, *slot_row = nullptr, *slot_start = nullptr, *slot_take = nullptr;
   int64_t  *offset = nullptr;
-  double   *data   = nullptr; /* fp64 values, or null when single */
-  float    *data32 = nullptr; /* fp32 values (spmvformat.h, "Value type") */
+  PetscScalar      *data   = nullptr; /* fp64 values, or null when single */
+  SpMVSingleScalar *data32 = nullptr; /* fp32 values (spmvformat.h, "Value type") */
   short    *col16  = nullptr; /* with fp32 values: column - (the slot's row) when every one fits 16 bits; col is then null */
   std::size_t bytes = 0;
 };

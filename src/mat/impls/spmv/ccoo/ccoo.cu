@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <climits>
 
+#if !defined(PETSC_USE_COMPLEX)
 namespace {
 using u64                  = unsigned long long;
 constexpr int      kMaxB     = 256;       /* threads per chunk: 8-bit row offsets need B <= 256 */
@@ -563,7 +564,7 @@ public:
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
     PetscFunctionBegin;
-    CCOOMultHost(host, x, y, add);
+    CCOOMultHost(host, SpMVHostArray(x), SpMVHostArray(y), add);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -897,3 +898,7 @@ public:
 };
 
 SpMVFormat *CCOOCreate(void) { return new CCOO(); }
+#else
+/* complex scalars: not ported yet (the value table and its kernels are written for real values), so the type says so (spmvformat.h) */
+SpMVFormat *CCOOCreate(void) { return new SpMVUnavailableFormat("ccoo is not available with complex scalars yet: its value table keys on 64-bit patterns of real values (with complex scalars: brc, argcsr, segsum, suraa, spmv)"); }
+#endif

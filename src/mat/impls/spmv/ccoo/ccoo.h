@@ -288,8 +288,8 @@ PetscErrorCode CCOORefreshHostLayout(const SpMVHostCsr &, CCOOLayout *, CCOOStat
    summed in CSR order (bit for bit SeqAIJ without inodes). EmulateKernel: the kernel's algorithm step by
    step (thread sums, warp segmented scan, warp heads, crossing rows zeroed and "atomically" added,
    chunks in a scrambled order), for the tests. */
-void CCOOMultHost(const CCOOLayout &, const PetscScalar *x, PetscScalar *y, bool add);
-void CCOOEmulateKernel(const CCOOLayout &, const PetscScalar *x, PetscScalar *y, bool add);
+void CCOOMultHost(const CCOOLayout &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
+void CCOOEmulateKernel(const CCOOLayout &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
 /* Every invariant of a layout against the CSR it encodes (entries, offsets, sentinels, widths, flags,
    table membership, sizes); errors out with the first violation. Used by the tests and by Verify. */
 PetscErrorCode CCOOCheckLayout(const CCOOOptions &, const SpMVHostCsr &, const CCOOLayout &);

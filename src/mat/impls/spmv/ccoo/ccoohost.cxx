@@ -46,6 +46,7 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(PETSC_USE_COMPLEX) /* the layout of real values (complex: ccoo is not available yet, ccoo.cu) */
 /* CCOOSampleCandidates - see ccoo.h: the sample's distinct patterns with their counts, ranked by (count desc,
    bits asc); the cover is the sum of the first L counts, the candidates the first CCOO_CANDIDATES patterns */
 int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vector<uint64_t> *cand)
@@ -544,3 +545,4 @@ PetscErrorCode CCOOCheckLayout(const CCOOOptions &o, const SpMVHostCsr &A, const
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+#endif

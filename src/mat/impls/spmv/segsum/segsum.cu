@@ -5,13 +5,16 @@
    Every floating-point operation is an explicit __dmul_rn / __dadd_rn (no FMA contraction) in an order
    the host reference repeats, so device and host results agree bit for bit (MatSpMVVerify checks it).
 
-   Value type (spmvformat.h): the product kernel is a template over the stored value type V, double or
+   Value type (spmvformat.h): the product kernel is a template over the stored value type V, PetscScalar or
+   SpMVSingleScalar (double or float; complex: a complex value is one 16- or 8-byte load, and the product is
+   (ac - bd, ad + bc) with __dmul_rn / __dadd_rn, as the host's std::complex product without contraction), as
    float (a single CSR: the kernel reads a32, 4 bytes per nonzero instead of 8). An fp32 value is widened
    to double (exact) before the fp64 product, and every later operation is the same, so the fp32 product
    equals the fp64 host reference on the rounded values bit for bit. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "segsum.h"
 #include "../spmvdevice.cuh"
+#include "../spmvvalue.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
@@ -20,7 +23,6 @@
 #include <cstdint>
 #include <type_traits>
 
-static_assert(sizeof(PetscScalar) == sizeof(double), "segsum is written for real double precision PETSc");
 
 namespace {
 constexpr unsigned kFull       = 0xffffffffu;
@@ -36,11 +38,11 @@ constexpr int      kAux        = 256; /* threads per block of the build and fix-
    arithmetic; as it is, the fp64 kernels compile to the same PTX as before fp32 values existed. */
 struct Dev {
   const int    *rp = nullptr, *cj = nullptr;
-  const double *aa = nullptr; /* the values: double, or float (see above); use Vals<V>(D) */
+  const PetscScalar *aa = nullptr; /* the values: PetscScalar, or SpMVSingleScalar (see above); use Vals<V>(D) */
   int           m = 0, S = 0;
   int64_t       nnz = 0, ntiles = 0, nwarps = 0, nslots = 0, nruns = 0, nempty = 0;
   int          *bound = nullptr, *wslot = nullptr, *run_off = nullptr, *run_row = nullptr, *erow = nullptr;
-  double       *sval  = nullptr;
+  PetscScalar  *sval  = nullptr;
 };
 
 /* dcsr's compressed columns (segsum.h): a kernel parameter of its own, empty for segsum, so that Dev and the
@@ -61,7 +63,7 @@ struct Cols16<true> {
 template <typename V>
 __host__ __device__ __forceinline__ const V *Vals(const Dev &D)
 {
-  static_assert(std::is_same_v<V, double> || std::is_same_v<V, float>, "segsum stores double or float values");
+  static_assert(std::is_same_v<V, PetscScalar> || std::is_same_v<V, SpMVSingleScalar>, "segsum stores PetscScalar or SpMVSingleScalar values");
   return reinterpret_cast<const V *>(D.aa);
 }
 
@@ -87,7 +89,10 @@ __device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__
       c[4 * q + 3] = w.w;
     }
   }
-  if constexpr (std::is_same_v<V, double>) {
+  if constexpr (spmv::kIsComplex<V>) { /* a complex value is one 8- or 16-byte load */
+#pragma unroll
+    for (int k = 0; k < T; k++) v[k] = spmv::Ldcs(aa + e0 + k);
+  } else if constexpr (std::is_same_v<V, double>) {
 #pragma unroll
     for (int q = 0; q < T / 2; q++) {
       const double2 w = __ldcs(reinterpret_cast<const double2 *>(aa + e0) + q);
@@ -161,7 +166,7 @@ __device__ __forceinline__ void Fetch(const Dev &D, const Cols16<C16> &K, int64_
     for (int k = 0; k < T; k++) {
       const bool in = e0 + k < D.nnz;
       c[k]          = in ? __ldcs(D.cj + e0 + k) : 0;
-      v[k]          = in ? __ldcs(Vals<V>(D) + e0 + k) : V(0);
+      v[k]          = in ? spmv::Ldcs(Vals<V>(D) + e0 + k) : V(0);
     }
   }
   const int r = lo + 1 + lane;
@@ -200,10 +205,10 @@ __device__ __forceinline__ unsigned HeadBits(const unsigned char *h)
 
 /* a finished segment: its row is owned by this warp (y), or started in an earlier warp (synchronizer) */
 template <bool ADD>
-__device__ __forceinline__ void Put(double *__restrict__ y, double *__restrict__ sval, int row, int syncrow, int slot, double v)
+__device__ __forceinline__ void Put(PetscScalar *__restrict__ y, PetscScalar *__restrict__ sval, int row, int syncrow, int slot, PetscScalar v)
 {
   if (row == syncrow) sval[slot] = v;
-  else if (ADD) y[row] = __dadd_rn(y[row], v);
+  else if (ADD) y[row] = spmv::AddRn(y[row], v);
   else y[row] = v;
 }
 
@@ -211,7 +216,7 @@ __device__ __forceinline__ void Put(double *__restrict__ y, double *__restrict__
    V: the stored value type; the values stay V in registers (the tile loaded ahead) and are widened to
    double at the product. */
 template <int T, typename V, bool ADD, bool C16>
-__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const double *__restrict__ x, double *__restrict__ y, const bool speculate, const Cols16<C16> K)
+__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const bool speculate, const Cols16<C16> K)
 {
   constexpr int WT = kW * T;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -230,7 +235,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
   const int     slot    = __ldg(D.wslot + g);
   int           r_hi    = __shfl_sync(kFull, rb, 0);
   const int     syncrow = slot >= 0 ? r_hi : -1; /* first row, when it started in an earlier warp */
-  double        carry   = 0.0;                   /* the open row's sum so far, carried from tile to tile */
+  PetscScalar   carry   = 0.0;                   /* the open row's sum so far, carried from tile to tile */
   bool          pending = false;
 
   int cn[T], pa = 0, pb = 0; /* the next tile, loaded one tile ahead */
@@ -238,8 +243,8 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
   Fetch<T, V, C16>(D, K, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), C16 ? __shfl_sync(kFull, tb16, 0) : 0, cn, vn, pa, pb);
   for (int i = 0; i < ntw; i++) {
     int    c[T];
-    V      v[T];
-    double xv[T];
+    V           v[T];
+    PetscScalar xv[T];
 #pragma unroll
     for (int k = 0; k < T; k++) {
       c[k] = cn[k];
@@ -258,15 +263,15 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
       if (cb >= 0 && full) Unpack<T>(cb, c);
     }
 #pragma unroll
-    for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? __ldg(x + c[k]) : 0.0;
+    for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? spmv::Ldg(x + c[k]) : PetscScalar(0.0);
 
     if (r_lo == r_hi) { /* fast track: the whole tile lies inside one row, which goes on in the next tile */
-      double s = __dmul_rn((double)v[0], xv[0]);
+      PetscScalar s = spmv::MulRn(spmv::Widen<PetscScalar>(v[0]), xv[0]);
 #pragma unroll
-      for (int k = 1; k < T; k++) s = __dadd_rn(s, __dmul_rn((double)v[k], xv[k]));
+      for (int k = 1; k < T; k++) s = spmv::AddRn(s, spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]));
 #pragma unroll
-      for (int o = kW / 2; o > 0; o >>= 1) s = __dadd_rn(s, __shfl_xor_sync(kFull, s, o));
-      carry   = __dadd_rn(carry, s);
+      for (int o = kW / 2; o > 0; o >>= 1) s = spmv::AddRn(s, spmv::ShflXor(kFull, s, o));
+      carry   = spmv::AddRn(carry, s);
       pending = true;
       continue;
     }
@@ -315,10 +320,10 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
     cont  = __any_sync(kFull, cont);
     __syncwarp();
 
-    double p[T];
+    PetscScalar p[T];
 #pragma unroll
-    for (int k = 0; k < T; k++) p[k] = __dmul_rn((double)v[k], xv[k]);
-    if (lane == 0 && pending) p[0] = __dadd_rn(carry, p[0]); /* carry into the tile's first segment */
+    for (int k = 0; k < T; k++) p[k] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]);
+    if (lane == 0 && pending) p[0] = spmv::AddRn(carry, p[0]); /* carry into the tile's first segment */
     const unsigned h = HeadBits<T>(hb + lane * T);
     int rowbase = r_lo; /* speculation: the j-th head of this lane is row r_lo + (heads before it) */
     if (!dirty) {
@@ -332,8 +337,8 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
       rowbase = r_lo + s - nh;
     }
     /* the lane's run, sequentially: segments that start and end inside the lane are written at once */
-    double acc = 0.0, lead = 0.0;
-    int    cur = -1, j = 0;
+    PetscScalar acc = 0.0, lead = 0.0;
+    int         cur = -1, j = 0;
 #pragma unroll
     for (int k = 0; k < T; k++) {
       if (h >> k & 1u) {
@@ -344,24 +349,24 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
         acc = 0.0;
         cur = k;
       }
-      acc = __dadd_rn(acc, p[k]);
+      acc = spmv::AddRn(acc, p[k]);
     }
     const bool seen = cur >= 0;
     if (!seen) lead = acc;
     /* segments that span lanes: reverse segmented scan of the leading pieces, stopping at a lane with a head */
     const unsigned seenmask = __ballot_sync(kFull, seen);
-    double         cc       = lead;
+    PetscScalar    cc       = lead;
 #pragma unroll
     for (int d = 1; d < kW; d <<= 1) {
-      const double oc = __shfl_down_sync(kFull, cc, d);
-      if (!((seenmask >> lane) & ((1u << d) - 1u)) && lane + d < kW) cc = __dadd_rn(cc, oc);
+      const PetscScalar oc = spmv::ShflDown(kFull, cc, d);
+      if (!((seenmask >> lane) & ((1u << d) - 1u)) && lane + d < kW) cc = spmv::AddRn(cc, oc);
     }
-    double nxt = __shfl_down_sync(kFull, cc, 1);
+    PetscScalar nxt = spmv::ShflDown(kFull, cc, 1);
     if (lane == kW - 1) nxt = 0.0;
-    const double tot   = __dadd_rn(acc, nxt); /* the lane's last segment */
+    const PetscScalar tot = spmv::AddRn(acc, nxt); /* the lane's last segment */
     const int    tstar = kW - 1 - __clz(seenmask); /* holds the tile's last segment */
     if (seen && !(cont && lane == tstar)) Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, tot);
-    carry   = cont ? __shfl_sync(kFull, tot, tstar) : 0.0;
+    carry   = cont ? spmv::Shfl(kFull, tot, tstar) : PetscScalar(0.0);
     pending = cont;
   }
   if (pending && lane == 0) Put<ADD>(y, D.sval, r_hi, syncrow, slot, carry); /* the row goes on in the next warp */
@@ -371,7 +376,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const dou
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
 template <bool ADD>
-__global__ void __launch_bounds__(kAux) FixupKernel(const Dev D, double *__restrict__ y)
+__global__ void __launch_bounds__(kAux) FixupKernel(const Dev D, PetscScalar *__restrict__ y)
 {
   const int     lane = threadIdx.x & (kW - 1);
   const int64_t tid = (int64_t)blockIdx.x * blockDim.x + threadIdx.x, nth = (int64_t)gridDim.x * blockDim.x;
@@ -384,18 +389,18 @@ __global__ void __launch_bounds__(kAux) FixupKernel(const Dev D, double *__restr
       row = D.run_row[k];
     }
     if (len > 0 && len <= kSegSumShortRun) {
-      double v = D.sval[s];
-      for (int q = 1; q < len; q++) v = __dadd_rn(v, D.sval[s + q]);
-      y[row] = __dadd_rn(y[row], v);
+      PetscScalar v = D.sval[s];
+      for (int q = 1; q < len; q++) v = spmv::AddRn(v, D.sval[s + q]);
+      y[row] = spmv::AddRn(y[row], v);
     }
     for (unsigned lm = __ballot_sync(kFull, len > kSegSumShortRun); lm; lm &= lm - 1) {
       const int src = __ffs(lm) - 1;
       const int ss = __shfl_sync(kFull, s, src), ll = __shfl_sync(kFull, len, src), rr = __shfl_sync(kFull, row, src);
-      double    w = D.sval[ss + lane];
-      for (int q = lane + kW; q < ll; q += kW) w = __dadd_rn(w, D.sval[ss + q]);
+      PetscScalar w = D.sval[ss + lane];
+      for (int q = lane + kW; q < ll; q += kW) w = spmv::AddRn(w, D.sval[ss + q]);
 #pragma unroll
-      for (int o = kW / 2; o > 0; o >>= 1) w = __dadd_rn(w, __shfl_xor_sync(kFull, w, o));
-      if (lane == 0) y[rr] = __dadd_rn(y[rr], w);
+      for (int o = kW / 2; o > 0; o >>= 1) w = spmv::AddRn(w, spmv::ShflXor(kFull, w, o));
+      if (lane == 0) y[rr] = spmv::AddRn(y[rr], w);
     }
   }
   if (!ADD)
@@ -532,7 +537,7 @@ inline unsigned Grid(int64_t threads, int64_t cap = 4096) { return spmv::GridFor
 
 /* the kernels for one tile height and value type */
 template <int T, typename V, bool C16>
-PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
+PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool speculate, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
   const unsigned    blocks = (unsigned)((D.nwarps + warps - 1) / warps);
@@ -549,15 +554,15 @@ PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool specu
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 template <int T>
-PetscErrorCode Launch(const Dev &D, const Cols16<true> *K, bool single, int warps, bool speculate, const double *x, double *y, bool add, cudaStream_t s)
+PetscErrorCode Launch(const Dev &D, const Cols16<true> *K, bool single, int warps, bool speculate, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
   if (K) { /* dcsr */
-    if (single) PetscCall((LaunchV<T, float, true>(D, *K, warps, speculate, x, y, add, s)));
-    else PetscCall((LaunchV<T, double, true>(D, *K, warps, speculate, x, y, add, s)));
+    if (single) PetscCall((LaunchV<T, SpMVSingleScalar, true>(D, *K, warps, speculate, x, y, add, s)));
+    else PetscCall((LaunchV<T, PetscScalar, true>(D, *K, warps, speculate, x, y, add, s)));
   } else {
-    if (single) PetscCall((LaunchV<T, float, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
-    else PetscCall((LaunchV<T, double, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
+    if (single) PetscCall((LaunchV<T, SpMVSingleScalar, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
+    else PetscCall((LaunchV<T, PetscScalar, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -628,7 +633,7 @@ public:
   }
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
-    SegSumMultHost(st, host, hcsr, x, y, add);
+    SegSumMultHost(st, host, hcsr, SpMVHostArray(x), SpMVHostArray(y), add);
     return PETSC_SUCCESS;
   }
 
@@ -755,7 +760,7 @@ public:
   {
     PetscFunctionBegin;
     single = dsingle = A.single;
-    dev.aa = A.single ? reinterpret_cast<const double *>(A.a32) : A.a; /* Vals<float> converts it back */
+    dev.aa = A.single ? reinterpret_cast<const PetscScalar *>(A.a32) : A.a; /* Vals<SpMVSingleScalar> converts it back */
     if (A.nnz > 0) {
       PetscCheck(A.single ? A.a32 != nullptr : A.a != nullptr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum: the device CSR has no %s values", A.single ? "fp32" : "fp64");
       PetscCheck(Aligned16(A.single ? (const void *)A.a32 : (const void *)A.a) && Aligned16(A.j), PETSC_COMM_SELF, PETSC_ERR_PLIB, "segsum: the device CSR's columns and values must be 16-byte aligned");
@@ -852,7 +857,7 @@ public:
     SpMVHostCsr              Ar = A;
     if (dsingle) {
       a32.resize(st.nnz);
-      for (int64_t k = 0; k < st.nnz; k++) a32[k] = (double)(float)A.a[k];
+      for (int64_t k = 0; k < st.nnz; k++) a32[k] = (PetscScalar)(SpMVSingleScalar)A.a[k];
       Ar.a      = a32.data();
       Ar.single = true;
     }
@@ -874,9 +879,9 @@ public:
       PetscCall(MultDevice(dx, dy, add, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       PetscCall(spmv::Download(yd, dy));
-      SegSumMultHost(rst, ref, Ar, x.data(), yh.data(), add);
+      SegSumMultHost(rst, ref, Ar, SpMVHostArray(x.data()), SpMVHostArray(yh.data()), add);
       for (PetscInt r = 0; r < A.m; r++) {
-        if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar))) *maxdiff = std::max(*maxdiff, std::isnan(yd[r] - yh[r]) ? (PetscReal)INFINITY : (PetscReal)PetscAbsScalar(yd[r] - yh[r]));
+        if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar))) *maxdiff = std::max(*maxdiff, PetscIsNanScalar(yd[r] - yh[r]) ? (PetscReal)INFINITY : (PetscReal)PetscAbsScalar(yd[r] - yh[r]));
         if (std::memcmp(&yd[r], &yh[r], sizeof(PetscScalar)) && *maxdiff == 0) *maxdiff = 1e-300; /* -0 vs +0 */
       }
     }

@@ -99,15 +99,15 @@ inline double SegSumBytesPerNnz(const SegSumStats &s, bool single)
 /* The auxiliary arrays on the host (the device holds the same, see above) */
 struct SegSumHostLayout {
   std::vector<int>            bound, wslot, run_off, run_row, erow;
-  std::vector<int>            cbase; /* dcsr: see above */
-  std::vector<unsigned short> c16;
-  mutable std::vector<double> sval; /* scratch of the host executor */
+  std::vector<int>                 cbase; /* dcsr: see above */
+  std::vector<unsigned short>      c16;
+  mutable std::vector<PetscScalar> sval; /* scratch of the host executor */
 };
 
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &);
 PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &, const SpMVHostCsr &, SegSumHostLayout *, SegSumStats *);
 /* y = A x (add = false) or y += A x: the device algorithm executed lane by lane on the CPU */
-void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const PetscScalar *x, PetscScalar *y, bool add);
+void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
 
 SpMVFormat *SegSumCreate(void);
 SpMVFormat *DCSRCreate(void); /* segsum with 16-bit column offsets (opt.c16), options -mat_dcsr_* */

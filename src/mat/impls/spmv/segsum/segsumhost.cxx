@@ -100,7 +100,7 @@ struct Warp {
   const PetscScalar      *x;
   PetscScalar            *y;
   bool                    add;
-  std::vector<double>     p, acc, lead, c, c2, tot;
+  std::vector<PetscScalar> p, acc, lead, c, c2, tot;
   std::vector<int>        rowOf, cur;
   std::vector<char>       head;
 
@@ -118,10 +118,10 @@ struct Warp {
     const int64_t t0 = g * st.S, nnz = st.nnz;
     const int     ntw = (int)std::min<int64_t>(st.S, st.ntiles - t0);
     const int     slot = L.wslot[g], syncrow = slot >= 0 ? L.bound[t0] : -1;
-    double        carry = 0.0;
+    PetscScalar   carry = 0.0;
     bool          pending = false;
     int           r_hi = L.bound[t0];
-    auto          put = [&](int row, double v) {
+    auto          put = [&](int row, PetscScalar v) {
       if (row == syncrow) L.sval[slot] = v;
       else y[row] = add ? y[row] + v : v;
     };
@@ -132,7 +132,7 @@ struct Warp {
       for (int e = 0; e < WT; e++) p[e] = tb + e < nnz ? A.a[tb + e] * x[Col(t0 + i, tb + e)] : 0.0;
       if (r_lo == r_hi) { /* fast track: the tile lies inside one row */
         for (int l = 0; l < kSegSumW; l++) {
-          double s = p[l * T];
+          PetscScalar s = p[l * T];
           for (int k = 1; k < T; k++) s = s + p[l * T + k];
           c[l] = s;
         }
@@ -159,7 +159,7 @@ struct Warp {
       if (pending) p[0] = carry + p[0];
       unsigned seen = 0;
       for (int l = 0; l < kSegSumW; l++) { /* each lane's run, sequentially */
-        double a = 0.0, ld = 0.0;
+        PetscScalar a = 0.0, ld = 0.0;
         int    cu = -1;
         for (int k = 0; k < T; k++) {
           if (head[l * T + k]) {
@@ -205,12 +205,12 @@ void SegSumMultHost(const SegSumStats &st, const SegSumHostLayout &L, const SpMV
   /* the fix-up: each row's synchronizer slots in a fixed order, then the empty rows */
   for (int64_t k = 0; k < st.nruns; k++) {
     const int s = L.run_off[k], len = L.run_off[k + 1] - s, row = L.run_row[k];
-    double    v;
+    PetscScalar v;
     if (len <= kSegSumShortRun) {
       v = L.sval[s];
       for (int q = 1; q < len; q++) v = v + L.sval[s + q];
     } else {
-      double lane[kSegSumW], t[kSegSumW];
+      PetscScalar lane[kSegSumW], t[kSegSumW];
       for (int l = 0; l < kSegSumW; l++) {
         lane[l] = L.sval[s + l];
         for (int q = l + kSegSumW; q < len; q += kSegSumW) lane[l] = lane[l] + L.sval[s + q];

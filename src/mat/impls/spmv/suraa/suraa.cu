@@ -5,6 +5,7 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "suraa.h"
 #include "../spmvdevice.cuh"
+#include "../spmvvalue.cuh"
 #include <petscdevice_cuda.h>
 #include <cusparse.h>
 #include <cub/cub.cuh>
@@ -38,7 +39,7 @@ __device__ __forceinline__ void RowRange(const Rows &R, int k, int &row, int &be
 
 __device__ __forceinline__ PetscScalar WarpSum(PetscScalar v)
 {
-  for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(kFull, v, o);
+  for (int o = 16; o > 0; o >>= 1) v += spmv::ShflDown(kFull, v, o);
   return v;
 }
 
@@ -85,11 +86,11 @@ __device__ __forceinline__ PetscScalar StridedDot(const int *__restrict__ col, c
 #pragma unroll
     for (int u = 0; u < kBatch; u++) c[u] = __ldg(col + j + u * stride);
 #pragma unroll
-    for (int u = 0; u < kBatch; u++) v[u] = __ldg(val + j + u * stride);
+    for (int u = 0; u < kBatch; u++) v[u] = spmv::Ldg(val + j + u * stride);
 #pragma unroll
-    for (int u = 0; u < kBatch; u++) xv[u] = __ldg(x + c[u]);
+    for (int u = 0; u < kBatch; u++) xv[u] = spmv::Ldg(x + c[u]);
 #pragma unroll
-    for (int u = 0; u < kBatch; u++) sum = fma(v[u], xv[u], sum);
+    for (int u = 0; u < kBatch; u++) sum = spmv::Fma(v[u], xv[u], sum);
   }
   if (r > 0) {
     const int   j = end - r;
@@ -102,12 +103,12 @@ __device__ __forceinline__ PetscScalar StridedDot(const int *__restrict__ col, c
       c[u]  = in[u] ? __ldg(col + j + u * stride) : 0;
     }
 #pragma unroll
-    for (int u = 0; u < kBatch; u++) xv[u] = in[u] ? __ldg(x + c[u]) : 0.0;
+    for (int u = 0; u < kBatch; u++) xv[u] = in[u] ? spmv::Ldg(x + c[u]) : PetscScalar(0.0);
 #pragma unroll
-    for (int u = 0; u < kBatch; u++) v[u] = in[u] ? __ldg(val + j + u * stride) : 0.0;
+    for (int u = 0; u < kBatch; u++) v[u] = in[u] ? spmv::Ldg(val + j + u * stride) : PetscScalar(0.0);
 #pragma unroll
     for (int u = 0; u < kBatch; u++)
-      if (in[u]) sum = fma(v[u], xv[u], sum);
+      if (in[u]) sum = spmv::Fma(v[u], xv[u], sum);
   }
   return sum;
 }
@@ -147,7 +148,7 @@ __global__ void __launch_bounds__(kThreads) GroupRows(Rows R, Classes C, const P
   int           row = 0, beg = 0, end = 0;
   if (act) RowRange<LOGICAL>(R, first + (int)q, row, beg, end);
   PetscScalar sum = StridedDot(R.col, R.val, x, beg, end, lane, L, 0.0);
-  for (int o = W >> 1; o > 0; o >>= 1) sum += __shfl_down_sync(kFull, sum, o, W);
+  for (int o = W >> 1; o > 0; o >>= 1) sum += spmv::ShflDown(kFull, sum, o, W);
   if (L > 32) { /* uniform over the block */
     if ((threadIdx.x & 31) == 0) ws[threadIdx.x >> 5] = sum;
     __syncthreads();
@@ -513,7 +514,7 @@ class SURAA final : public SpMVFormat {
     }
     PetscCallCUSPARSE(cusparseSetStream(dev.sp, s));
     PetscCallCUSPARSE(cusparseDnVecSetValues(dev.spx, (void *)x));
-    PetscCallCUSPARSE(cusparseSpMV(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, opt.cusparse_alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1, dev.spbuf));
+    PetscCallCUSPARSE(cusparseSpMV(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, spmv::kCudaScalar, opt.cusparse_alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1, dev.spbuf));
     if (rows > 0) Scatter<ADD><<<GridFor(rows), kThreads, 0, s>>>(rows, dev.perm, dev.ybuf, y);
     SpMVCheckLaunch();
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -566,7 +567,7 @@ public:
   PetscErrorCode MultHost(const PetscScalar *x, PetscScalar *y, bool add) const override
   {
     PetscFunctionBegin;
-    SURAAMultHost(host, hplan, x, y, add);
+    SURAAMultHost(host, hplan, SpMVHostArray(x), SpMVHostArray(y), add);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -739,13 +740,13 @@ public:
       PetscCall(spmv::DeviceAlloc(&dev.ybuf, m, &dev.bytes, s));
       PetscCallCUSPARSE(cusparseCreate(&dev.sp));
       PetscCallCUSPARSE(cusparseSetStream(dev.sp, s));
-      PetscCallCUSPARSE(cusparseCreateCsr(&dev.spA, m, n, p.nnz, dev.rps, dev.col, dev.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-      PetscCallCUSPARSE(cusparseCreateDnVec(&dev.spx, n, (void *)dev.a, CUDA_R_64F)); /* a placeholder: MultDevice sets x */
-      PetscCallCUSPARSE(cusparseCreateDnVec(&dev.spy, m, dev.ybuf, CUDA_R_64F));
+      PetscCallCUSPARSE(cusparseCreateCsr(&dev.spA, m, n, p.nnz, dev.rps, dev.col, dev.val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, spmv::kCudaScalar));
+      PetscCallCUSPARSE(cusparseCreateDnVec(&dev.spx, n, (void *)dev.a, spmv::kCudaScalar)); /* a placeholder: MultDevice sets x */
+      PetscCallCUSPARSE(cusparseCreateDnVec(&dev.spy, m, dev.ybuf, spmv::kCudaScalar));
       const cusparseSpMVAlg_t alg = opt.cusparse_alg == 2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_CSR_ALG1;
-      PetscCallCUSPARSE(cusparseSpMV_bufferSize(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, alg, &bs));
+      PetscCallCUSPARSE(cusparseSpMV_bufferSize(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, spmv::kCudaScalar, alg, &bs));
       PetscCall(spmv::DeviceAlloc((char **)&dev.spbuf, bs, &dev.bytes, s));
-      PetscCallCUSPARSE(cusparseSpMV_preprocess(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, CUDA_R_64F, alg, dev.spbuf));
+      PetscCallCUSPARSE(cusparseSpMV_preprocess(dev.sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, dev.spA, dev.spx, &zero, dev.spy, spmv::kCudaScalar, alg, dev.spbuf));
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
     PetscCall(spmv::DeviceFree({len, rows, slen, nch, dcount, keys, skeys, sums, tmp}, s));

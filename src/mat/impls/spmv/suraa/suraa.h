@@ -187,7 +187,7 @@ struct SURAAPlan {
 struct SURAAHostLayout {
   std::vector<int>    perm, rps, cstart;
   std::vector<int>    col;          /* physical mode only */
-  std::vector<double> val;          /* physical mode only */
+  std::vector<PetscScalar> val;         /* physical mode only */
   SURAAPermute        permute = SURAA_PERMUTE_PHYSICAL;
   const PetscInt     *i = nullptr;  /* the host CSR (logical mode; the executor reads it through perm) */
   const PetscInt     *j = nullptr;
@@ -200,7 +200,7 @@ PetscErrorCode SURAAPlanFromCounts(const SURAAOptions &, SURAAPlan *);          
 PetscErrorCode SURAACheckOptions(const SURAAOptions &);
 PetscErrorCode SURAABuildHostLayout(const SURAAOptions &, const SpMVHostCsr &, SURAAHostLayout *, SURAAPlan *);
 PetscErrorCode SURAARefreshHostLayout(const SpMVHostCsr &, SURAAHostLayout *);
-void           SURAAMultHost(const SURAAHostLayout &, const SURAAPlan &, const PetscScalar *x, PetscScalar *y, bool add);
+void           SURAAMultHost(const SURAAHostLayout &, const SURAAPlan &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
 PetscErrorCode SURAAViewPlan(PetscViewer, const SURAAOptions &, const SURAAPlan &);
 
 SpMVFormat *SURAACreate(void);

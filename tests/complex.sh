@@ -1,0 +1,46 @@
+# Complex scalars (issue #28): the checks against a complex PETSc, on its own build folder COMPLEX_BUILD (make SCALAR=complex).
+# Sourced by tests/run.sh at its end (make test: the self-built PETSc route builds both), with run.sh's helpers and
+# counters; `make SCALAR=complex test` runs it alone (bash tests/complex.sh), then it prints its own summary.
+# No GPU: the types run their host references (-mat_spmv_host_reference through PETSC_OPTIONS) and, with `plain`, the
+# parent's (aijcusparse or SeqAIJ) product.
+CB=${COMPLEX_BUILD:?COMPLEX_BUILD: the complex build folder}; CBIN=$CB/bin
+if ! declare -F run > /dev/null; then   # alone: the few helpers of run.sh this section uses
+  set -u
+  BASE_OPTIONS=${PETSC_OPTIONS:-}; export PETSC_OPTIONS="$BASE_OPTIONS -mat_spmv_host_reference"
+  plain() { PETSC_OPTIONS="$BASE_OPTIONS" "$@"; }
+  MPIEXEC=${MPIEXEC:-mpiexec}; LOG=$CB/test-logs; mkdir -p "$LOG"; pass=0; fail=0; failed=(); STANDALONE=1
+  note() { printf '%-6s %s\n' "$1" "$2"; }
+  run() { local name=$1; shift
+    if "$@" > "$LOG/$name.log" 2>&1; then pass=$((pass+1)); note ok "$name"
+    else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (log: $LOG/$name.log)"; tail -15 "$LOG/$name.log" | sed 's/^/       /'; fi; }
+  expect_error() { local name=$1 pat=$2; shift 2; "$@" > "$LOG/$name.log" 2>&1; local rc=$?
+    if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "PETSC ERROR" "$LOG/$name.log" && grep -q -- "$pat" "$LOG/$name.log"; then pass=$((pass+1)); note ok "$name (exit $rc, PETSc error)"
+    else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (exit $rc; log: $LOG/$name.log)"; fi; }
+fi
+echo "complex scalars: $CB (PETSc $(sed -n 's/^PETSC_DIR ?= //p' "$CB/petsc.mk" 2>/dev/null))"
+CTYPES=${CTYPES:-spmv brc suraa argcsr segsum}
+# every type against AIJ with complex non-Hermitian values (random phases; -spmv_phases value: equal values stay equal):
+# the six products incl. the Hermitian transposes, COO assembly with complex values, PCPOLY (gmres polynomial, double and
+# fp32 = complex<float> values) with GMRES on a Helmholtz-type operator; the host references, 1 and 2 ranks
+for T in $CTYPES; do
+  run complex_$T             "$CBIN/test_complex" -type $T
+  run complex_${T}_n2        $MPIEXEC -n 2 "$CBIN/test_complex" -type $T -checks products,coo,poly -n 32
+done
+run complex_brc_value_phases "$CBIN/test_complex" -type brc -spmv_phases value -checks products,coo
+run complex_spmv_plain       plain "$CBIN/test_complex" -type spmv -checks products,coo,poly
+run complex_brc_plain_n2     plain $MPIEXEC -n 2 "$CBIN/test_complex" -type brc -checks products,coo
+# the existing operation checks, with complex values: products, refresh, duplicate, copy, convert, MatSetValues after
+# assembly, pattern changes, MatBindToCPU, bad options
+for T in brc segsum; do run complex_matops_$T "$CBIN/test_matops" -type $T; done
+expect_error complex_ccoo_unavailable "ccoo is not available with complex scalars yet" "$CBIN/test_complex" -type ccoo -checks products
+expect_error complex_spmv_no_ccoo    "not available with complex scalars yet" "$CBIN/test_complex" -type spmv -mat_spmv_format ccoo -checks products
+# make install of the complex build: its pkg-config file records the scalar type
+cpc() { local p; p=$(mktemp -d "${TMPDIR:-/tmp}/spmv-cpc.XXXXXX") && env -u PETSC_DIR -u PETSC_ARCH make --no-print-directory SCALAR=complex BUILD="$CB" PREFIX="$p" install &&
+        cat "$p/lib/pkgconfig/petsc-spmv.pc" && grep -q '^scalar_type=complex$' "$p/lib/pkgconfig/petsc-spmv.pc"; local rc=$?; rm -rf "$p"; return $rc; }
+run complex_install_pkgconfig cpc
+if [ "${STANDALONE:-0}" = 1 ]; then
+  echo
+  [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
+  echo "$pass passed, $fail failed"
+  [ $fail -eq 0 ]
+fi
