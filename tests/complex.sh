@@ -18,7 +18,7 @@ if ! declare -F run > /dev/null; then   # alone: the few helpers of run.sh this 
     else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (exit $rc; log: $LOG/$name.log)"; fi; }
 fi
 echo "complex scalars: $CB (PETSc $(sed -n 's/^PETSC_DIR ?= //p' "$CB/petsc.mk" 2>/dev/null))"
-CTYPES=${CTYPES:-spmv brc suraa argcsr segsum}
+CTYPES=${CTYPES:-spmv brc suraa argcsr segsum dcsr}
 # every type against AIJ with complex non-Hermitian values (random phases; -spmv_phases value: equal values stay equal):
 # the six products incl. the Hermitian transposes, COO assembly with complex values, PCPOLY (gmres polynomial, double and
 # fp32 = complex<float> values) with GMRES on a Helmholtz-type operator; the host references, 1 and 2 ranks
