@@ -229,12 +229,7 @@ PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on)
 PetscErrorCode MatCreate_MPIAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  {
-    SpMVFormat *probe = f->create();
-    const char *why   = probe->Unavailable();
-    delete probe;
-    PetscCheck(!why, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petsc-spmv: -mat_type %s: %s", f->root, why);
-  }
+  PetscCall(SpMVCheckAvailable(A, f));
   if (SpMVHaveGPU()) PetscCall(MatCreate_MPIAIJCUSPARSE(A));
   else PetscCall(MatCreate_MPIAIJ(A));
   PetscCall(AttachMPI(A, f));

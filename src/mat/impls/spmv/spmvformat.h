@@ -166,6 +166,7 @@ PetscErrorCode MatCreate_MPIAIJSpMV_T(Mat A)
 {
   return MatCreate_MPIAIJSpMV(A, I);
 }
+PetscErrorCode SpMVCheckAvailable(Mat, const SpMVFormatInfo *); /* errors for a format this build does not provide */
 PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 
 /* shared helpers for format code */
