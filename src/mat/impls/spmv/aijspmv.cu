@@ -596,6 +596,14 @@ PetscErrorCode CallParent(Mat A, Mat_SeqAIJSpMV *c, PetscErrorCode (*f)(Mat, Arg
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a CUDA vector (aijcusparse's product takes no other: in an optimized PETSc it reads a host vector's pointer as a
+   device one, unchecked) */
+bool CUDAVec(Vec v)
+{
+  PetscBool cuda = PETSC_FALSE;
+  return !PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, "") && cuda;
+}
+
 /* z = A x (+ y when y is given). The one product routine behind MatMult and MatMultAdd. */
 PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
 {
@@ -610,7 +618,7 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
-  if (c->exec == kDevice && c->fmt->ParentProduct()) { /* the format hands the product back (spmv chose cuSPARSE's) */
+  if (c->exec == kDevice && c->fmt->ParentProduct() && CUDAVec(x) && CUDAVec(z) && (!add || CUDAVec(y))) { /* the format hands the product back (spmv chose cuSPARSE's) */
     if (add) PetscCall(CallParent(A, c, c->ops.multadd, x, y, z));
     else PetscCall(CallParent(A, c, c->ops.mult, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);

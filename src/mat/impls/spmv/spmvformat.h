@@ -110,7 +110,8 @@ public:
   virtual bool SupportsSingle() const { return false; }
 
   /* does the format hand the product back to the parent (the automatic format when cuSPARSE's CSR won)? The
-     generic type then runs the parent's own MatMult/MatMultAdd after Build/Refresh, and MultDevice is not called */
+     generic type then runs the parent's own MatMult/MatMultAdd after Build/Refresh on CUDA vectors; with host
+     vectors (staged through device buffers) it still calls MultDevice */
   virtual bool ParentProduct() const { return false; }
 
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;

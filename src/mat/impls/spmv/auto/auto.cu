@@ -618,7 +618,7 @@ public:
     if (mayKeep) {
       PetscCall(StatsDevice(A, s, &st));
       if (rec.single == A.single && rec.st.SamePattern(st)) {
-        if (!ParentProduct()) PetscCall(Chosen().BuildDevice(A, s));
+        PetscCall(Chosen().BuildDevice(A, s));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
       PetscCall(Decide(st, A.single));
@@ -637,9 +637,8 @@ public:
     rec.stats_ms = 1e3 * (t1 - t0);
     if (rec.how == FORCED) {
       rec.chosen = opt.format;
-      if (!ParentProduct()) PetscCall(Chosen().BuildDevice(A, s));
+      PetscCall(Chosen().BuildDevice(A, s));
     } else PetscCall(Select(A, s, t0));
-    if (ParentProduct()) PetscCall(csr->ReleaseDevice()); /* the parent's own product runs: no second cuSPARSE layout */
     PetscCallCUDA(cudaStreamSynchronize(s));
     PetscCall(PetscTime(&t1));
     rec.cost_ms = 1e3 * (t1 - t0);
@@ -745,9 +744,11 @@ public:
   }
 
   /* csr chosen: the generic type runs the parent's own product (aijcusparse's MatMult, the same cuSPARSE call on the
-     same CSR), so the matrix costs exactly what aijcusparse costs; not for fp32 values nor CSR_ALG2 (deterministic) */
+     same CSR) on CUDA vectors, so the matrix costs exactly what aijcusparse costs; not for fp32 values nor CSR_ALG2
+     (deterministic). csr's own descriptor (on the same device CSR, no copy) stays built for host vectors, which the
+     generic type stages through device buffers: aijcusparse's product reads a host vector as if it were a CUDA one */
   bool ParentProduct() const override { return rec.chosen == AUTO_CSR && !rec.single && !opt.deterministic; }
-  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override { return ParentProduct() ? PETSC_SUCCESS : Chosen().RefreshDevice(A, s); }
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override { return Chosen().RefreshDevice(A, s); }
   PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override { return Chosen().MultDevice(x, y, add, s); }
   PetscErrorCode ReleaseDevice() override { return ReleaseAll(); }
   bool           SupportsSingle() const override { return true; }
@@ -813,15 +814,7 @@ public:
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
-  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
-  {
-    PetscFunctionBegin;
-    if (ParentProduct()) { /* csr chosen: the parent's own product runs, and no layout of ours exists to compare */
-      *maxdiff = 0;
-      PetscCall(PetscInfo(NULL, "spmv: csr chosen, the parent's product runs: no layout to verify\n"));
-    } else PetscCall(Chosen().Verify(A, s, maxdiff));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override { return Chosen().Verify(A, s, maxdiff); }
 };
 
 } // namespace
