@@ -26,7 +26,7 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 slug=$(echo "$device" | grep -o -i -E 'h100|h200|a100|l40s' | head -1 | tr A-Z a-z); slug=${slug:-gpu}
 commit=$(cat .dev/commit 2>/dev/null || echo unknown)
 echo "$device, commit $commit, $(date -u +%FT%TZ)" | tee "$OUT/device.txt"
-TYPES=${TYPES:-spmv brc suraa argcsr segsum}
+TYPES=${TYPES:-spmv brc suraa argcsr segsum dcsr}
 SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16;random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;random:m=2000,k=3,empty=1,seed=7;banded:m=1,bw=0;denserows:m=20000,k=6,len=5000,dense=5;stencil27:n=20;$M/cage10.mtx"
 if has check; then
   for T in $TYPES; do
