@@ -936,7 +936,6 @@ PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool hostref)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The constructor behind MatSetType(A, "seqaij<fmt>") for every format */
 /* MatSetType to a format this build does not provide (spmvformat.h: ccoo with complex scalars) errors with its reason.
    Real builds provide them all and skip the probe (an object of the format made and deleted at every MatCreate). */
 PetscErrorCode SpMVCheckAvailable(Mat A, const SpMVFormatInfo *f)
@@ -954,6 +953,7 @@ PetscErrorCode SpMVCheckAvailable(Mat A, const SpMVFormatInfo *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The constructor behind MatSetType(A, "seqaij<fmt>") for every format */
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
