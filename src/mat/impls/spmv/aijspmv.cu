@@ -37,6 +37,8 @@
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/seq/aij.h>
 #include <array>
+#include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -409,6 +411,14 @@ PetscErrorCode SpMVComposeOverlay(Mat A, SpMVOverlay *o)
   if (o) PetscCall(PetscObjectContainerCompose((PetscObject)A, kOverlayName, o, DestroyOverlay));
   else PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const char *SpMVConvertName(const char *from, const char *to)
+{
+  static std::map<std::pair<std::string, std::string>, std::string> names;
+  std::string &n = names[{from, to}];
+  if (n.empty()) n = std::string("MatConvert_") + from + "_" + to + "_C";
+  return n.c_str();
 }
 
 const SpMVFormatInfo *SpMVFindFormat(const char *name)
@@ -792,8 +802,9 @@ struct Replace {
 };
 #define SPMV_REPLACE(op, fn) Replace<decltype(_MatOps::op), &_MatOps::op, fn>
 using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV)>;
+PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat, MatType, MatReuse, Mat *);
 /* only where the name differs from the parent's (not on MPI blocks) */
-using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, SpMVProductSetFromOptions)>;
+using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, SpMVProductSetFromOptions), SPMV_REPLACE(convertfrom, MatConvert_Parent_SeqAIJSpMV)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
 {
@@ -828,10 +839,13 @@ PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* from any matrix (MatConvert's "convertfrom" of the new matrix: after the specialized converters it looks up by name,
+   none of which names ours): through the parent, then the overlay */
 PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  const SpMVFormatInfo *f = SpMVFindFormat(type);
-  PetscBool             cusp;
+  const SpMVFormatInfo *f      = SpMVFindFormat(type);
+  const MatType         parent = SpMVHaveGPU() ? MATSEQAIJCUSPARSE : MATSEQAIJ;
+  PetscBool             same;
 
   PetscFunctionBegin;
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown petsc-spmv matrix type %s", type);
@@ -840,25 +854,18 @@ PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*B, MATSEQAIJCUSPARSE, &cusp));
-  if (SpMVHaveGPU() && !cusp) PetscCall(MatConvert(*B, MATSEQAIJCUSPARSE, MAT_INPLACE_MATRIX, B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, parent, &same));
+  if (!same) PetscCall(MatConvert(*B, parent, MAT_INPLACE_MATRIX, B));
   PetscCall(Attach(*B, f, PETSC_FALSE, SpMVHostReferenceDefault(*B)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* to the parents: MatConvert_<ours>_<parent>_C on the matrix (names made once per format: a matrix' creation costs
+   two composes, no formatting) */
 PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
 {
-  char name[256];
-
   PetscFunctionBegin;
-  for (const char *parent : {MATSEQAIJ, MATSEQAIJCUSPARSE}) {
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", f->seqname, parent));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_SeqAIJSpMV_Parent : NULL));
-    for (const char *ours : {f->seqname, f->root}) {
-      PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", parent, ours));
-      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_Parent_SeqAIJSpMV : NULL));
-    }
-  }
+  for (const char *parent : {MATSEQAIJ, MATSEQAIJCUSPARSE}) PetscCall(PetscObjectComposeFunction((PetscObject)A, SpMVConvertName(f->seqname, parent), on ? MatConvert_SeqAIJSpMV_Parent : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

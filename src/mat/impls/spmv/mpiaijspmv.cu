@@ -189,10 +189,12 @@ PetscErrorCode MatConvert_MPIAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* from any matrix (the new matrix' "convertfrom", as in aijspmv.cu): through the parent, then the overlay */
 PetscErrorCode MatConvert_Parent_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  const SpMVFormatInfo *f = SpMVFindFormat(type);
-  PetscBool             cusp;
+  const SpMVFormatInfo *f      = SpMVFindFormat(type);
+  const MatType         parent = SpMVHaveGPU() ? MATMPIAIJCUSPARSE : MATMPIAIJ;
+  PetscBool             same;
 
   PetscFunctionBegin;
   if (!f && !strncmp(type, "mpiaij", 6)) f = SpMVFindFormat(type + 6); /* mpiaij<fmt> -> <fmt> */
@@ -202,25 +204,18 @@ PetscErrorCode MatConvert_Parent_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse,
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*B, MATMPIAIJCUSPARSE, &cusp));
-  if (SpMVHaveGPU() && !cusp) PetscCall(MatConvert(*B, MATMPIAIJCUSPARSE, MAT_INPLACE_MATRIX, B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, parent, &same));
+  if (!same) PetscCall(MatConvert(*B, parent, MAT_INPLACE_MATRIX, B));
   PetscCall(AttachMPI(*B, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* to the parents: MatConvert_<ours>_<parent>_C (names made once); from any type: ops->convertfrom */
 PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on)
 {
-  char name[256];
-
   PetscFunctionBegin;
-  for (const char *parent : {MATMPIAIJ, MATMPIAIJCUSPARSE}) {
-    PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", f->mpiname, parent));
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_MPIAIJSpMV_Parent : NULL));
-    for (const char *ours : {f->mpiname, f->root}) {
-      PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", parent, ours));
-      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, on ? MatConvert_Parent_MPIAIJSpMV : NULL));
-    }
-  }
+  for (const char *parent : {MATMPIAIJ, MATMPIAIJCUSPARSE}) PetscCall(PetscObjectComposeFunction((PetscObject)A, SpMVConvertName(f->mpiname, parent), on ? MatConvert_MPIAIJSpMV_Parent : NULL));
+  A->ops->convertfrom = on ? MatConvert_Parent_MPIAIJSpMV : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace

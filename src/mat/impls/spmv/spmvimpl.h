@@ -23,6 +23,7 @@ PetscErrorCode SpMVProductSetFromOptions(Mat); /* the product dispatch of every 
 
 /* the sequential type, for its MPI twin (aijspmv.cu) */
 const SpMVFormatInfo *SpMVFindFormat(const char *);
+const char           *SpMVConvertName(const char *from, const char *to); /* "MatConvert_<from>_<to>_C", made once */
 PetscBool             SpMVHaveGPU(void);
 PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *, PetscBool); /* a block: keeps the parent's type name */
 PetscErrorCode        MatSpMVSeqDetach(Mat);
