@@ -3,8 +3,10 @@ static char help[] = "The automatic type spmv through PETSc: the format chosen f
                      "candidates and formats, the choice surviving a values refresh, MatDuplicate (values copied or not),\n"
                      "MatCopy and MatSetFromOptions (no new MatSpMVSelect event), a new nonzero pattern choosing again, changed\n"
                      "options choosing again, -mat_spmv_deterministic, bad options as PETSc errors, MatSpMVGetFormat on other\n"
-                     "types, and on several ranks the diagonal block's choice. Every product is checked against AIJ.\n"
-                     "  -rule <bool>   check the rule's choices (default: when the products run on the host)\n\n";
+                     "types, and on several ranks the diagonal block's choice; on the GPU the selection that waits for its\n"
+                     "products (-mat_spmv_wait). Every product is checked against AIJ.\n"
+                     "  -rule <bool>   check the rule's choices (default: when the products run on the host)\n"
+                     "  -wait <P>      -mat_spmv_wait of every matrix but those of the waiting check (default 0: select at the first product)\n\n";
 
 #include <petscspmv.h>
 #include <petscdevice_cuda.h>
@@ -13,6 +15,7 @@ static char help[] = "The automatic type spmv through PETSc: the format chosen f
 static PetscInt    nchecks = 0;
 static PetscRandom rnd;
 static PetscBool   rule; /* the products run on the host: the choice is the rule's */
+static char        wait[32] = "0"; /* -mat_spmv_wait of the matrices the tests make (on the GPU: select at the first product) */
 
 /* |B x - A x| and |z + B x - (z + A x)| relative 1e-12, on the vectors each matrix makes */
 static PetscErrorCode CheckMult(Mat A, Mat B, const char *what)
@@ -89,12 +92,15 @@ static PetscErrorCode ExpectSelections(PetscInt before, PetscInt added, const ch
 /* A converted to spmv, with options given as "name=value;..." under a prefix of its own */
 static PetscErrorCode ToSpMV(Mat A, const char *prefix, const char *opts, Mat *B)
 {
-  char list[512], *p, *next;
+  char           list[512], *p, *next, waitname[256] = "";
+  PetscErrorCode ierr;
 
   PetscFunctionBeginUser;
   PetscCall(MatConvert(A, MATSPMV, MAT_INITIAL_MATRIX, B));
   if (prefix) {
     PetscCall(MatSetOptionsPrefix(*B, prefix));
+    PetscCall(PetscSNPrintf(waitname, sizeof(waitname), "-%smat_spmv_wait", prefix));
+    PetscCall(PetscOptionsSetValue(NULL, waitname, wait));
     PetscCall(PetscStrncpy(list, opts ? opts : "", sizeof(list)));
     for (p = list; p && *p; p = next) {
       char name[256], *eq;
@@ -106,7 +112,9 @@ static PetscErrorCode ToSpMV(Mat A, const char *prefix, const char *opts, Mat *B
       PetscCall(PetscOptionsSetValue(NULL, name, eq));
     }
   }
-  PetscCall(MatSetFromOptions(*B));
+  ierr = MatSetFromOptions(*B);
+  if (waitname[0]) PetscCall(PetscOptionsClearValue(NULL, waitname)); /* read, or not reached by a refused option */
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -302,6 +310,7 @@ static PetscErrorCode TestErrors(void)
     {"e3_", "mat_spmv_format=spmv", "UNKNOWN_TYPE"},
     {"e4_", "mat_spmv_budget=-1", "OUTOFRANGE"},
     {"e5_", "mat_spmv_format=ccoo;mat_spmv_deterministic", "INCOMP"},
+    {"e7_", "mat_spmv_wait=-1", "OUTOFRANGE"},
   };
   Mat            A, B;
   PetscErrorCode ierr;
@@ -331,7 +340,95 @@ static PetscErrorCode TestErrors(void)
   PetscCheck(!got, PETSC_COMM_SELF, PETSC_ERR_PLIB, "MatSpMVGetFormat on seqaij gave %s", got);
   nchecks += 2;
   PetscCall(MatDestroy(&A));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  bad values refused: trials 0, unknown names, negative budget, ccoo + deterministic; no format on seqaij\n"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  bad values refused: trials 0, unknown names, negative budget and wait, ccoo + deterministic; no format on seqaij\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* 6. on the GPU the selection waits (-mat_spmv_wait, default 2): cuSPARSE's product until the matrix's products took twice
+   the selection's expected cost, then one selection; every product right before, during and after, with CUDA and host
+   vectors; a duplicate of a waiting matrix waits on its own; a new pattern waits again */
+static PetscErrorCode ProductsUntilSelected(Mat A, Mat B, PetscInt limit, PetscInt *n)
+{
+  Vec      x, y;
+  PetscInt before, now;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(B, &x, &y));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(Selections(&before));
+  for (*n = 0; *n < limit; (*n)++) {
+    PetscCall(MatMult(B, x, y));
+    PetscCall(Selections(&now));
+    if (now > before) break;
+    if (*n % 97 == 0) PetscCall(CheckMult(A, B, "while the selection waits"));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestWait(void)
+{
+  Mat         A, B, C;
+  PetscInt    before, n, nc;
+  const char *got;
+  Vec         xh, yh, yr;
+  PetscReal   nrm, err;
+
+  PetscFunctionBeginUser;
+  PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "stencil27:n=24", &A));
+  PetscCall(MatConvert(A, MATSPMV, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatSetOptionsPrefix(B, "w_"));
+  PetscCall(MatSetFromOptions(B)); /* -w_mat_spmv_wait not set: the default */
+  PetscCall(Selections(&before));
+  PetscCall(CheckMult(A, B, "first products, waiting"));
+  PetscCall(Expect(B, "csr", "while the selection waits"));
+  /* host vectors while waiting: staged through csr's own descriptor */
+  PetscCall(MatCreateVecs(A, &xh, &yh));
+  PetscCall(VecDuplicate(yh, &yr));
+  PetscCall(VecSetRandom(xh, rnd));
+  PetscCall(MatMult(A, xh, yr));
+  PetscCall(MatMult(B, xh, yh));
+  PetscCall(VecNorm(yr, NORM_2, &nrm));
+  PetscCall(VecAXPY(yh, -1.0, yr));
+  PetscCall(VecNorm(yh, NORM_2, &err));
+  nchecks++;
+  PetscCheck(err <= 1e-12 * nrm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "host vectors while waiting: |Bx-Ax| = %g, |Ax| = %g", (double)err, (double)nrm);
+  PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &C)); /* waits on its own */
+  PetscCall(ProductsUntilSelected(A, B, 1000000, &n));
+  PetscCall(ExpectSelections(before, 1, "the waiting selection"));
+  PetscCall(MatSpMVGetFormat(B, &got));
+  PetscCall(CheckMult(A, B, "after the waiting selection"));
+  PetscCall(Expect(C, "csr", "a duplicate of a waiting matrix"));
+  PetscCall(ProductsUntilSelected(A, C, 1000000, &nc));
+  PetscCall(ExpectSelections(before, 2, "the duplicate's own selection"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  the selection waited %" PetscInt_FMT " products, then chose %s; its duplicate waited %" PetscInt_FMT "\n", n, got, nc));
+  /* a new pattern waits again */
+  {
+    PetscInt    row = 5, col = 13000;
+    PetscScalar v   = 0.5;
+    PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatSetValues(A, 1, &row, 1, &col, &v, ADD_VALUES));
+    PetscCall(MatSetValues(B, 1, &row, 1, &col, &v, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(CheckMult(A, B, "a new pattern, waiting again"));
+  PetscCall(Expect(B, "csr", "a new pattern waits again"));
+  PetscCall(ExpectSelections(before, 2, "a new pattern: no selection yet"));
+  PetscCall(ProductsUntilSelected(A, B, 1000000, &n));
+  PetscCall(ExpectSelections(before, 3, "the new pattern's selection"));
+  PetscCall(CheckMult(A, B, "after the new pattern's selection"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  a new pattern waited %" PetscInt_FMT " products (a later selection of the process)\n", n));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yr));
+  PetscCall(MatDestroy(&C));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -382,6 +479,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-mat_spmv_host_reference", &hostref, NULL));
   rule = (PetscBool)(ndev == 0 || hostref);
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-rule", &rule, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-wait", wait, sizeof(wait), NULL));
+  {
+    PetscBool set;
+    PetscCall(PetscOptionsHasName(NULL, NULL, "-mat_spmv_wait", &set));
+    if (!set) PetscCall(PetscOptionsSetValue(NULL, "-mat_spmv_wait", wait)); /* the matrices without a prefix */
+  }
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
   if (size == 1) {
@@ -389,6 +492,7 @@ int main(int argc, char **argv)
     PetscCall(TestForced());
     PetscCall(TestSurvival());
     PetscCall(TestErrors());
+    if (!rule) PetscCall(TestWait()); /* GPU only: without one the rule chooses at once */
   } else PetscCall(TestMPI());
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_spmv: %" PetscInt_FMT " checks passed (%s)\n", nchecks, rule ? "the rule's choices checked" : "timed choices printed"));

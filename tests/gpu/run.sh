@@ -11,6 +11,11 @@ export LD_LIBRARY_PATH=$E/build/lib:$LD_LIBRARY_PATH MATRICES=$M BUILD=$E/build
 pass=0; fail=0
 step() { local name=$1; shift; echo "== $name [$(date +%T)]: $*"; if "$@" > "$OUT/$name.log" 2>&1; then pass=$((pass+1)); echo "ok   $name"; tail -3 "$OUT/$name.log"; else fail=$((fail+1)); echo "FAIL $name"; tail -25 "$OUT/$name.log"; fi; }
 what=${*:-all}
+# spmv's selection waits for the products that pay for it (-mat_spmv_wait, default 2). The checks of the layouts and of
+# the selection itself (check, sanitize, spmv) select at the first product (W0); the programs (ex19, pcs) and the
+# waiting checks in `spmv` run the default, as users do.
+BASE_OPTIONS=${PETSC_OPTIONS:-}
+W0="-mat_spmv_wait 0"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/device.txt"
 echo "commit $(cat .dev/commit 2>/dev/null) date $(date -u +%FT%TZ)" | tee -a "$OUT/device.txt"
 
@@ -20,6 +25,7 @@ BIG="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=
 
 TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum dcsr}
 case " $what " in *" check "*|*" all "*)
+  export PETSC_OPTIONS="$BASE_OPTIONS $W0"
   for T in $TYPES; do
     step ${T}_gpu_small   "$BIN/test_gpu" -type $T -matrices "$SMALL"
     step ${T}_gpu_real    "$BIN/test_gpu" -type $T -matrices "$REAL"
@@ -31,6 +37,7 @@ case " $what " in *" check "*|*" all "*)
   done
   step aijcusparse_gpu_poly "$BIN/test_poly" -type aijcusparse -n 100
 esac
+export PETSC_OPTIONS="$BASE_OPTIONS"
 case " $what " in *" single "*|*" all "*)
   # PCPOLY with fp32 values (issue #19): the copy built on the device from aijcusparse and every plugin type, against
   # the fp64 product of the rounded values and of the matrix, solves as in double, bad values, 2 ranks; memcheck of
@@ -47,6 +54,7 @@ case " $what " in *" single "*|*" all "*)
   grep -A3 "precision: single" "$OUT/aijcusparse_gpu_poly_single_ex19.log"
 esac
 case " $what " in *" sanitize "*|*" all "*)
+  export PETSC_OPTIONS="$BASE_OPTIONS $W0"
   for T in $TYPES; do
     step ${T}_memcheck    compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;random:m=700,n=3000,k=5;banded:m=1,bw=0;random:m=500,k=3,empty=1;stencil7:n=20,const=1;$M/nh2010.mtx"
     # (racecheck reports cuSPARSE's own csrmv kernel: spmv's selection is checked without its csr candidate)
@@ -55,6 +63,7 @@ case " $what " in *" sanitize "*|*" all "*)
     [ "${SKIP_RACE:-0}" = 1 ] || step ${T}_synccheck   compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   done
 esac
+export PETSC_OPTIONS="$BASE_OPTIONS"
 case " $what " in *" ex19 "*|*" all "*)
   ex19() { "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -snes_monitor_short -ksp_converged_reason "$@"; }
   # GMRES solves (ILU, Jacobi, none): BiCGSTAB's iteration count changes with the last bit of any kernel
@@ -74,6 +83,7 @@ case " $what " in *" spmv "*|*" all "*)
   # the automatic type on the GPU: the timed choice on the benchmark-like families and real matrices (view: the
   # candidates, their times, the selection cost), the PETSc-level checks with timed choices, the csr candidate
   # alone, and compute-sanitizer over the statistics kernels, the csr candidate and a whole selection
+  export PETSC_OPTIONS="$BASE_OPTIONS $W0"
   SPMVM="stencil7:n=100;stencil27:n=60;stencil27:n=60,const=1;rmat:scale=19,ef=16;denserows:m=1000000,k=8,len=50000,dense=16;$M/cage11.mtx:16;$M/nasa4704.mtx:64;$M/vsp_model1_crew1_cr42_south31.mtx:16;$M/delaunay_n16.mtx:32"
   for spec in $(echo "$SPMVM" | tr ';' ' '); do
     tag=$(echo "$spec" | sed 's|.*/||' | tr -c 'a-zA-Z0-9' '_')
@@ -97,7 +107,18 @@ case " $what " in *" spmv "*|*" all "*)
   # (racecheck reports cuSPARSE's own csrmv kernel, so the csr candidate is left out here)
   step spmv_racecheck_stats compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates segsum,brc -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   step spmv_synccheck_stats compute-sanitizer --tool synccheck --error-exitcode 9 "$BIN/test_gpu" -type spmv -mat_spmv_candidates csr,segsum -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
+  # the default: the selection waits for its products (test_spmv's waiting check: cuSPARSE's product until due, CUDA and
+  # host vectors, duplicates, a new pattern; memcheck of the counting and the event timing), the layouts and products
+  # while waiting, and a program whose solve is long enough for the selection to happen inside it (-info tells when)
+  export PETSC_OPTIONS="$BASE_OPTIONS"
+  step spmv_wait_gpu        "$BIN/test_gpu" -type spmv -matrices "$SMALL"
+  step spmv_wait_memcheck   timeout 200 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_spmv"
+  "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type spmv -da_grid_x 256 -da_grid_y 256 -pc_type jacobi -ksp_converged_reason -snes_converged_reason -info :sys > "$OUT/spmv_wait_ex19.txt" 2>&1
+  step spmv_wait_ex19       bash -c "grep 'is due after' $OUT/spmv_wait_ex19.txt && grep 'spmv (GPU).*chose' $OUT/spmv_wait_ex19.txt"
+  step spmv_wait_short      "$BIN/spmv_solve" -f stencil27:n=40 -mat_type spmv -ksp_max_it 5 -view_mat ::ascii_info
+  grep "spmv:" "$OUT/spmv_wait_short.log"
 esac
+export PETSC_OPTIONS="$BASE_OPTIONS"
 case " $what " in *" mpi "*)
   # two ranks, one GPU each (Debian MPICH is not CUDA-aware: -use_gpu_aware_mpi 0 comes from env.sh)
   G=tests/gpu/one_gpu_per_rank.sh

@@ -533,7 +533,8 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  if (c->built && c->onhost == onhost && state == c->state && A->data == c->data) PetscFunctionReturn(PETSC_SUCCESS);
+  const PetscBool due = (PetscBool)(!onhost && c->built && c->fmt->Due()); /* the format asks to be built again (spmv's selection) */
+  if (c->built && c->onhost == onhost && state == c->state && A->data == c->data && !due) PetscFunctionReturn(PETSC_SUCCESS);
   if (onhost) {
     SpMVHostCsr h;
     PetscCall(HostCsr(A, &h));
@@ -552,7 +553,7 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     PetscCheck(nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX && A->cmap->n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s stores 32-bit indices: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros does not fit", c->info->seqname, m, A->cmap->n, nnz);
     PetscCall(PetscGetCurrentCUDAStream(&s));
     PetscCall(MatSpMVSeqDeviceCsr(A, PETSC_FALSE, &i, &j, &v));
-    rebuild = (PetscBool)(!c->built || c->onhost || A->nonzerostate != c->nzstate || A->data != c->data || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
+    rebuild = (PetscBool)(!c->built || c->onhost || due || A->nonzerostate != c->nzstate || A->data != c->data || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
     d.m   = m;
     d.n   = A->cmap->n;
     d.nnz = nnz;
@@ -628,9 +629,13 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
-  if (c->exec == kDevice && c->fmt->ParentProduct() && CUDAVec(x) && CUDAVec(z) && (!add || CUDAVec(y))) { /* the format hands the product back (spmv chose cuSPARSE's) */
+  if (c->exec == kDevice && c->fmt->ParentProduct() && CUDAVec(x) && CUDAVec(z) && (!add || CUDAVec(y))) { /* the format hands the product back (spmv chose cuSPARSE's, or waits) */
+    cudaStream_t s;
+    PetscCall(PetscGetCurrentCUDAStream(&s));
+    PetscCall(c->fmt->ParentProductRan(s, false));
     if (add) PetscCall(CallParent(A, c, c->ops.multadd, x, y, z));
     else PetscCall(CallParent(A, c, c->ops.mult, x, z));
+    PetscCall(c->fmt->ParentProductRan(s, true));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (add && y != z) PetscCall(VecCopy(y, z));

@@ -113,6 +113,17 @@ public:
      generic type then runs the parent's own MatMult/MatMultAdd after Build/Refresh on CUDA vectors; with host
      vectors (staged through device buffers) it still calls MultDevice */
   virtual bool ParentProduct() const { return false; }
+  /* ... and is told of each such product, before (after = false) and after it, on the parent's stream s (the automatic
+     format counts and times them while its selection waits) */
+  virtual PetscErrorCode ParentProductRan(cudaStream_t s, bool after)
+  {
+    (void)s;
+    (void)after;
+    return PETSC_SUCCESS;
+  }
+  /* does the format want to be built again before the next product, with the matrix unchanged (the automatic format:
+     its selection, deferred until the matrix has been multiplied often enough for it to pay, is due)? */
+  virtual bool Due() const { return false; }
 
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
   virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;

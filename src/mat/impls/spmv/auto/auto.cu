@@ -23,6 +23,13 @@ PetscLogEvent MAT_SpMV_Select = 0;
 
 namespace {
 
+/* A selection's cost besides its products (auto.h, "WHEN IT CHOOSES"), measured on the H100 (bench/results/NOTES.md,
+   "Where spmv's selection time goes"): launches, synchronizations, allocations of a selection, and for the first one of
+   a process the loading of the library's kernels (CUDA loads a kernel at its first launch) */
+constexpr double kSelectFixedMs = 1.0;
+constexpr double kSelectFirstMs = 20.0;
+bool             selectedOnGPU  = false; /* a selection ran on the GPU in this process: the kernels are loaded */
+
 /* One cuSPARSE handle for every csr candidate of the process, made at the first use and destroyed at
    PetscFinalize(): cusparseCreate() took 5-7 ms of every selection's csr step on the H100 (the cost by
    step in -mat_view ::ascii_info), more than all the products it times. Each product sets its stream. */
@@ -400,10 +407,11 @@ class Auto final : public SpMVFormat {
   CsrFormat      *csr          = nullptr;
 
   /* the selection, carried by CopyOptions (MatDuplicate, the blocks of an MPI matrix) */
-  enum How { NONE, RULE, TIMED, FORCED };
+  enum How { NONE, RULE, TIMED, FORCED, WAITING };
   struct Record {
     int           chosen = -1;
-    How           how    = NONE;
+    How           how    = NONE; /* WAITING: csr (the parent's product) runs until the selection is due */
+    int64_t       waited = 0;    /* products run before the selection (it waited for them) */
     bool          copied = false;
     bool          single = false; /* chosen for fp32 values (spmvformat.h): among the formats that store them */
     SpMVAutoStats st;
@@ -415,7 +423,84 @@ class Auto final : public SpMVFormat {
     Record() { std::fill(us, us + AUTO_N, -1.0); }
   } rec;
 
+  /* While the selection waits: the products (the parent's, or csr's with host vectors or -mat_spmv_deterministic) are
+     counted, three of them timed by CUDA events read when done (no synchronization); csr's own descriptor is made from
+     the device CSR only if one of its products runs */
+  struct Waiting {
+    SpMVDeviceCsr A;
+    bool          csrbuilt = false;
+    int64_t       products = 0;
+    int64_t       due      = -1; /* products after which the selection is due (-1: until csr has been timed) */
+    double        t[3]     = {};
+    int           nt = 0, phase = 0; /* samples read; 0: no sample in flight, 1: its start recorded, 2: its end too */
+    cudaEvent_t   e0 = nullptr, e1 = nullptr;
+  };
+  mutable Waiting w;
+
   SpMVFormat &Chosen() const { return *cand[rec.chosen]; }
+
+  PetscErrorCode ResetWait()
+  {
+    PetscFunctionBegin;
+    if (w.e0) PetscCallCUDA(cudaEventDestroy(w.e0));
+    if (w.e1) PetscCallCUDA(cudaEventDestroy(w.e1));
+    w = Waiting();
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* does the selection of a new pattern wait? (auto.h: not for fp32 copies, forced formats, -mat_spmv_wait 0) */
+  bool Waits(const SpMVDeviceCsr &A) const { return opt.wait > 0 && opt.format < 0 && !A.single && A.m > 0 && A.nnz > 0; }
+
+  /* a product while waiting, before (after = false) and after it */
+  PetscErrorCode Observe(cudaStream_t s, bool after) const
+  {
+    PetscFunctionBegin;
+    if (rec.how != WAITING) PetscFunctionReturn(PETSC_SUCCESS);
+    if (after) {
+      if (w.phase == 1) {
+        PetscCallCUDA(cudaEventRecord(w.e1, s));
+        w.phase = 2;
+      }
+      w.products++;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (w.phase == 2) { /* a sample in flight: read it if it is done */
+      const cudaError_t e = cudaEventQuery(w.e1);
+      if (e == cudaSuccess) {
+        float ms;
+        PetscCallCUDA(cudaEventElapsedTime(&ms, w.e0, w.e1));
+        w.t[w.nt++] = 1e3 * ms;
+        w.phase     = 0;
+        if (w.nt == 3) {
+          std::sort(w.t, w.t + 3);
+          const double fixed = selectedOnGPU ? kSelectFixedMs : kSelectFirstMs;
+          w.due              = (int64_t)std::ceil(opt.wait * (1e3 * fixed / std::max(w.t[1], 1e-3) + opt.budget));
+          PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ": cuSPARSE's product %.1f us; the selection (expected %g ms + %g products) is due after %" PetscInt64_FMT " products (-mat_spmv_wait %g)\n", (int64_t)w.A.m, (int64_t)w.A.n, w.t[1], fixed, (double)opt.budget, w.due, (double)opt.wait));
+        }
+      } else if (e == cudaErrorNotReady) (void)cudaGetLastError(); /* not an error: reset it, as PETSc does */
+      else PetscCallCUDA(e);
+    }
+    if (w.phase == 0 && w.nt < 3 && w.products >= 1) { /* not the first product: it carries cuSPARSE's preprocessing */
+      if (!w.e0) {
+        PetscCallCUDA(cudaEventCreate(&w.e0));
+        PetscCallCUDA(cudaEventCreate(&w.e1));
+      }
+      PetscCallCUDA(cudaEventRecord(w.e0, s));
+      w.phase = 1;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  /* csr's descriptor while waiting, made at its first use */
+  PetscErrorCode CsrReady(cudaStream_t s) const
+  {
+    PetscFunctionBegin;
+    if (rec.how == WAITING && !w.csrbuilt) {
+      PetscCall(csr->BuildDevice(w.A, s));
+      w.csrbuilt = true;
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 
   PetscErrorCode ReleaseAll()
   {
@@ -464,6 +549,7 @@ public:
   }
   ~Auto() override
   {
+    (void)ResetWait();
     for (SpMVFormat *&f : cand) {
       delete f;
       f = nullptr;
@@ -508,6 +594,8 @@ public:
     PetscCall(PetscOptionsBool("-mat_spmv_dcsr", "Rank dcsr (16-bit column offsets) in segsum's place where at least half of its 128-nonzero tiles span <= 65536 columns", "MatSpMVGetFormat", opt.dcsr, &opt.dcsr, NULL));
     PetscCall(PetscOptionsReal("-mat_spmv_margin", "A format replaces cuSPARSE's product (csr) only when its timed product is faster by at least this fraction", "MatSpMVGetFormat", opt.margin, &opt.margin, NULL));
     PetscCheck(opt.margin >= 0 && opt.margin < 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_margin %g must be in [0, 1)", (double)opt.margin);
+    PetscCall(PetscOptionsReal("-mat_spmv_wait", "On the GPU, run cuSPARSE's product (the parent's) until the matrix's products took this many times the selection's expected cost, then select (0: select at the first product)", "MatSpMVGetFormat", opt.wait, &opt.wait, NULL));
+    PetscCheck(opt.wait >= 0 && opt.wait <= 1e6, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_wait %g must be in [0, 1e6]", (double)opt.wait);
     if (opt.format >= 0 && opt.deterministic) PetscCheck(opt.format != AUTO_CCOO, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_spmv_format ccoo with -mat_spmv_deterministic: CCOO combines rows that cross a chunk with atomics");
     /* the candidates' own options (-mat_brc_width, ...), in this same options block */
     for (SpMVFormat *f : cand)
@@ -531,7 +619,7 @@ public:
     opt = f.opt;
     for (int k = 0; k < AUTO_N; k++)
       if (cand[k] && f.cand[k]) PetscCall(cand[k]->CopyOptions(*f.cand[k]));
-    if (f.rec.chosen >= 0) { /* the choice travels with the options: a duplicate builds only the chosen format */
+    if (f.rec.chosen >= 0 && f.rec.how != WAITING) { /* the choice travels with the options: a duplicate builds only the chosen format */
       rec        = f.rec;
       rec.copied = true;
     } else if (!same) rec = Record();
@@ -608,12 +696,17 @@ public:
   {
     SpMVAutoStats  st;
     PetscLogDouble t0, t1;
+    PetscErrorCode ierr = PETSC_SUCCESS;
     /* a choice made on the device (or forced) may be kept: the statistics tell whether the pattern is the same;
-       otherwise they are the first step of the selection, inside its event */
-    const bool mayKeep = rec.chosen >= 0 && rec.how != RULE;
+       otherwise they are the first step of the selection, inside its event. A waiting selection is due (Due()):
+       this build is the selection, after the products it waited for */
+    const bool    mayKeep = rec.chosen >= 0 && rec.how != RULE && rec.how != WAITING;
+    const bool    due     = Due();
+    const int64_t waited  = due ? w.products : 0;
 
     PetscFunctionBegin;
     PetscCall(ReleaseAll());
+    PetscCall(ResetWait());
     PetscCall(PetscTime(&t0));
     if (mayKeep) {
       PetscCall(StatsDevice(A, s, &st));
@@ -621,18 +714,23 @@ public:
         PetscCall(Chosen().BuildDevice(A, s));
         PetscFunctionReturn(PETSC_SUCCESS);
       }
-      PetscCall(Decide(st, A.single));
-      PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
-    } else {
-      PetscErrorCode ierr;
-      PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
-      ierr = StatsDevice(A, s, &st);
-      if (!ierr) ierr = Decide(st, A.single);
-      if (ierr) {
-        PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
-        PetscCall(ierr);
-      }
     }
+    if (!due && Waits(A)) { /* a new pattern: the parent's product until the selection pays */
+      rec        = Record();
+      rec.how    = WAITING;
+      rec.chosen = AUTO_CSR;
+      w.A        = A;
+      PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: cuSPARSE's product (the parent's) until the selection pays (-mat_spmv_wait %g)\n", (int64_t)A.m, (int64_t)A.n, (int64_t)A.nnz, (double)opt.wait));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(PetscLogEventBegin(MAT_SpMV_Select, 0, 0, 0, 0));
+    if (!mayKeep) ierr = StatsDevice(A, s, &st);
+    if (!ierr) ierr = Decide(st, A.single);
+    if (ierr) {
+      PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
+      PetscCall(ierr);
+    }
+    rec.waited = waited;
     PetscCall(PetscTime(&t1));
     rec.stats_ms = 1e3 * (t1 - t0);
     if (rec.how == FORCED) {
@@ -641,7 +739,8 @@ public:
     } else PetscCall(Select(A, s, t0));
     PetscCallCUDA(cudaStreamSynchronize(s));
     PetscCall(PetscTime(&t1));
-    rec.cost_ms = 1e3 * (t1 - t0);
+    rec.cost_ms   = 1e3 * (t1 - t0);
+    selectedOnGPU = true;
     PetscCall(Info("GPU"));
     PetscCall(PetscLogEventEnd(MAT_SpMV_Select, 0, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -748,9 +847,34 @@ public:
      (deterministic). csr's own descriptor (on the same device CSR, no copy) stays built for host vectors, which the
      generic type stages through device buffers: aijcusparse's product reads a host vector as if it were a CUDA one */
   bool ParentProduct() const override { return rec.chosen == AUTO_CSR && !rec.single && !opt.deterministic; }
-  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override { return Chosen().RefreshDevice(A, s); }
-  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override { return Chosen().MultDevice(x, y, add, s); }
-  PetscErrorCode ReleaseDevice() override { return ReleaseAll(); }
+  PetscErrorCode ParentProductRan(cudaStream_t s, bool after) override { return Observe(s, after); }
+  bool           Due() const override { return rec.how == WAITING && w.due >= 0 && w.products >= w.due; }
+  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    PetscFunctionBegin;
+    if (rec.how == WAITING) {
+      w.A = A;
+      if (w.csrbuilt) PetscCall(csr->RefreshDevice(A, s));
+    } else PetscCall(Chosen().RefreshDevice(A, s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode MultDevice(const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s) const override
+  {
+    PetscFunctionBegin;
+    PetscCall(CsrReady(s));
+    PetscCall(Observe(s, false));
+    PetscCall(Chosen().MultDevice(x, y, add, s));
+    PetscCall(Observe(s, true));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscErrorCode ReleaseDevice() override
+  {
+    PetscFunctionBegin;
+    PetscCall(ReleaseAll());
+    PetscCall(ResetWait());
+    if (rec.how == WAITING) rec = Record(); /* nothing chosen: the next build waits anew */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   bool           SupportsSingle() const override { return true; }
   std::size_t    DeviceBytes() const override { return rec.chosen >= 0 ? Chosen().DeviceBytes() : 0; }
 
@@ -761,6 +885,11 @@ public:
     PetscFunctionBegin;
     if (rec.chosen < 0) {
       PetscCall(PetscViewerASCIIPrintf(v, "spmv: no format chosen yet (at the first product)\n"));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (rec.how == WAITING) {
+      if (w.due >= 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: cuSPARSE's product (the parent's) while the selection waits: %" PetscInt64_FMT " of %" PetscInt64_FMT " products (%.1f us each; -mat_spmv_wait %g)\n", w.products, w.due, w.t[1], (double)opt.wait));
+      else PetscCall(PetscViewerASCIIPrintf(v, "spmv: cuSPARSE's product (the parent's) while the selection waits: %" PetscInt64_FMT " products so far, not yet timed (-mat_spmv_wait %g)\n", w.products, (double)opt.wait));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(SpMVAutoViewStats(v, rec.st));
@@ -810,11 +939,18 @@ public:
       if (unit <= 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms (csr not timed)\n", rec.cost_ms));
     } else PetscCall(PetscViewerASCIIPrintf(v, "spmv: selection cost %.3g ms\n", rec.cost_ms));
     if (rec.copied) PetscCall(PetscViewerASCIIPrintf(v, "spmv: this choice was carried over (MatDuplicate or the MPI parent's options), not made again\n"));
+    if (rec.waited) PetscCall(PetscViewerASCIIPrintf(v, "spmv: chosen after %" PetscInt64_FMT " products of cuSPARSE's (the selection waited for them: -mat_spmv_wait)\n", rec.waited));
     PetscCall(Chosen().View(v));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
-  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override { return Chosen().Verify(A, s, maxdiff); }
+  PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) override
+  {
+    PetscFunctionBegin;
+    PetscCall(CsrReady(s));
+    PetscCall(Chosen().Verify(A, s, maxdiff));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
 };
 
 } // namespace

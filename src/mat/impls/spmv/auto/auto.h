@@ -25,6 +25,18 @@
       Without a GPU (or with the host reference): the first ranked format, no timing. Deterministic.
    4. -mat_spmv_format <fmt> skips all this; -mat_spmv_candidates <list> times exactly the formats listed.
 
+   WHEN IT CHOOSES. On the GPU a selection costs what about 40 cuSPARSE products of the matrix cost plus a fixed part
+   (its launches and synchronizations, about 1 ms; the first selection of a process also loads the library's kernels,
+   about 20 ms on the H100: bench/results/NOTES.md, "Where spmv's selection time goes"). A matrix multiplied fewer times
+   than that can never win it back: an interpolation, a coarse level, a short solve, a small matrix whose product is
+   a launch. So the selection waits (-mat_spmv_wait P, default 2): until then the matrix runs the parent's own product
+   (aijcusparse's MatMult: the same cost, the same results as aijcusparse), and the automatic format counts those
+   products and times three of them with CUDA events (no synchronization); once the matrix has been multiplied
+   K = P (fixed / t_csr + budget) times, the next product selects. A matrix used less than that costs exactly what
+   aijcusparse costs; one used more pays for the selection at most 1/P of what its products took so far, and from then
+   on runs the chosen format. Without a GPU (host rule, no timing), for fp32 copies (csr cannot store them), with
+   -mat_spmv_format and with -mat_spmv_wait 0 nothing waits.
+
    The choice survives values-only refreshes, rebuilds of the same pattern (MatSetFromOptions, host <->
    device), MatDuplicate and the blocks of MPI matrices (CopyOptions carries it with the fingerprint); a
    new pattern chooses again.
@@ -137,12 +149,14 @@ struct SpMVAutoOptions {
   PetscBool deterministic = PETSC_FALSE;
   PetscReal budget        = 40;    /* expected selection cost allowed, in cuSPARSE products */
   PetscReal margin        = 0.03;  /* a format replaces csr when its timed product is at least this much faster */
+  PetscReal wait          = 2;     /* on the GPU the selection waits until the matrix's products took this many times its
+                                      expected cost (cuSPARSE's product runs meanwhile); 0: at the first product */
   PetscBool dcsr          = PETSC_FALSE; /* -mat_spmv_dcsr: rank dcsr in segsum's place where its tiles are narrow (off: on the
                                             H100, dcsr has not yet run ahead of segsum, see autohost.cxx) */
   BRCOptions brc          = BRCPluginDefaults(); /* BRC's width options (read, not printed, by the auto format): does BRC split rows? */
   bool operator==(const SpMVAutoOptions &o) const
   {
-    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && dcsr == o.dcsr && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
+    return allowed == o.allowed && trials == o.trials && format == o.format && deterministic == o.deterministic && budget == o.budget && margin == o.margin && wait == o.wait && dcsr == o.dcsr && brc.width == o.brc.width && brc.width_max == o.brc.width_max && brc.paper_width == o.brc.paper_width && brc.width_c == o.brc.width_c;
   }
 };
 
