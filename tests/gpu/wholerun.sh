@@ -1,6 +1,8 @@
 #!/bin/bash
 # The whole-run measurements on the GPU machine (issue #25), in one command inside the device tool's 10 minutes:
-#   bash tests/gpu/wholerun.sh [wholerun] [assembly] [small] [pcs] [factor] [memcheck] [mgcheck] [mgpoly]
+#   bash tests/gpu/wholerun.sh [wholerun] [assembly] [small] [pcs] [factor] [memcheck] [mgcheck] [mgpoly] [loadcost]
+# (loadcost: what the first use of each format costs a process (CUDA loads a kernel at its first launch): one fresh
+#  process per type on a small matrix, its first build and product, and spmv's first and later selections)
 # (mgcheck, mgpoly: issue #26, the polynomial smoother in GAMG: GPU checks and memcheck; the benchmark)
 # Unpacks the bundle (make gpu) if needed, then runs the parts asked for, in that order, each with a time limit;
 # everything lands in a work folder, and at the end $OUT (default /tmp/gpu-out) gets the CSVs, the summary and the logs
@@ -80,6 +82,22 @@ case $what in *" mgpoly "*)
   part mgpoly
   OUT=$OUT RUNS=${MG_RUNS:-1} BUDGET_S=${MG_BUDGET:-330} bash bench/run_mg_poly_bench.sh ${MG_PROBLEMS:-ex56 ex45} > "$OUT/mgpoly.txt" 2>&1
   tail -32 "$OUT/mgpoly.txt"
+esac
+case $what in *" loadcost "*)
+  part loadcost
+  for t in aijcusparse brc ccoo segsum argcsr suraa dcsr spmv; do
+    for mode in LAZY EAGER; do
+      t0=$(date +%s.%N)
+      CUDA_MODULE_LOADING=$mode "$BIN/spmv_solve" -f stencil7:n=40 -mat_type $t -mat_spmv_wait 0 -ksp_max_it 3 -log_view -info :sys > "$OUT/loadcost_${t}_$mode.log" 2>&1
+      t1=$(date +%s.%N)
+      printf '%-12s %-6s process %6.3f s  build %-10s MatMult %-10s (count %s)  %s\n' $t $mode "$(awk -v a=$t0 -v b=$t1 'BEGIN {print b - a}')" \
+        "$(awk '$1 == "MatSpMVBuild" {print $4; exit}' "$OUT/loadcost_${t}_$mode.log")" "$(awk '$1 == "MatMult" {print $4; exit}' "$OUT/loadcost_${t}_$mode.log")" \
+        "$(awk '$1 == "MatMult" {print $2; exit}' "$OUT/loadcost_${t}_$mode.log")" "$(grep -o 'selection [0-9.e+-]* ms (statistics [0-9.e+-]* ms)[^;]*' "$OUT/loadcost_${t}_$mode.log" | head -1)"
+    done
+  done
+  # spmv's selection in one process: the first (kernels loaded) and the next ones, on matrices of different sizes
+  "$BIN/bench_spmv" -matrices "stencil7:n=40;stencil7:n=60;stencil27:n=40;$E/matrices/cage11.mtx" -types spmv,aijcusparse -trials 3 -reps 20 -info :sys > "$OUT/loadcost_selections.log" 2>&1
+  grep -o 'spmv (GPU): .*selection [0-9.e+-]* ms (statistics [0-9.e+-]* ms)' "$OUT/loadcost_selections.log" | sed 's/; rule: .*; selection/; selection/'
 esac
 part done
 tar -C "$OUT" -cJf "$FINAL/wholerun-logs.tar.xz" . && cp "$OUT"/*.csv "$FINAL/" 2>/dev/null
