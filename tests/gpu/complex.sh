@@ -6,7 +6,7 @@
 # check:    every type: the layout built on the GPU equals the host reference, products against the host AIJ (test_gpu)
 #           and against aijcusparse in complex (test_complex -ref aijcusparse: MatMult(Add), the transposes and
 #           Hermitian transposes, COO with complex values, PCPOLY gmres double/single), relative 1e-12
-# sanitize: compute-sanitizer memcheck of the builds and products
+# sanitize: compute-sanitizer memcheck of the builds and products (ccoo with value phases: racecheck too)
 # bench:    bench_spmv on the `make bench` matrices with complex values (random phases; the constant-coefficient one
 #           also with -spmv_phases value: equal values stay equal), every type, spmv and aijcusparse:
 #           $OUT/complex-<device>-<date>.csv (bench_spmv's columns)
@@ -70,6 +70,8 @@ if has sanitize; then
     step ${T}_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;stencil7:n=12,const=1"
   done
   step ccoo_value_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type ccoo -spmv_phases value -matrices "stencil7:n=12,const=1;$M/cage10.mtx"
+  # the 128-bit table build's shared memory (CountCandidates' dynamic 50 KB, the staged misses; Analyze/Fill/Refresh tables)
+  step ccoo_value_racecheck timeout 600 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type ccoo -spmv_phases value -matrices "stencil7:n=12,const=1;$M/cage10.mtx"
   step suraa_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   step poly_single_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_complex" -type brc -checks poly -n 24 -vec_type cuda
 fi
