@@ -141,7 +141,7 @@ run: $(LIB) $(BUILD)/bin/ex19
 # against the complex PETSc (SCALAR=complex in build-complex; that PETSc is built once and cached like the real one), and
 # tests/run.sh ends with them (tests/complex.sh). With a user's PETSC_DIR only its own scalar type is tested (TEST_COMPLEX=1
 # adds the self-built complex PETSc). `make SCALAR=complex test` runs the complex checks alone.
-COMPLEX_BINS := $(BUILD)/bin/test_complex $(BUILD)/bin/test_matops
+COMPLEX_BINS := $(BUILD)/bin/test_complex $(BUILD)/bin/test_matops $(BUILD)/bin/test_ccoo_host
 ifeq ($(SCALAR),complex)
 test: $(LIB) $(COMPLEX_BINS)
 	@$(RUNENV) COMPLEX_BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/complex.sh

@@ -27,6 +27,15 @@
      7. K = 16           layouts (CCOOCheckLayout, slot counts) and both executors on matrices with rows of
                          15, 16, 17, 31-33, 48, 49 and longer entries and empty rows, every B; refresh
 
+   With complex scalars (make SCALAR=complex: the same file against the complex PETSc) groups 2, 3 (without the
+   hand-made real values of the table decision), 5 and 7 run on the same matrices with complex values (each value
+   times a phase drawn from its bits, so equal values stay equal and the tables and their decisions stand), and
+     8. complex keys    the 128-bit key: values equal in one part and different in the other are distinct table
+                        entries, -0.0 and +0.0 in either part differ, the table is sorted by (real bits, imaginary
+                        bits) and ties go to the smaller pair; a refresh that changes only an imaginary part by an
+                        ulp falls back; K and the bytes with 16-byte values; products as in group 2
+   Groups 1, 4 and 6 (hand-made real bit patterns, NaN payloads, the real cost model's cases) are real only.
+
    Usage: test_ccoo_host [-seed N]   (the seed defaults to the clock and is printed, to rerun a failure)
    Exit status is nonzero on any failure; every failure prints one "FAIL [context]: ..." line.
 */
@@ -34,8 +43,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -86,6 +97,41 @@ static bool CheckInvariants(const CCOOOptions &o, const SpMVHostCsr &A, const CC
   PetscPopErrorHandler();
   return Check(ierr == PETSC_SUCCESS, "CCOOCheckLayout: %s", g_petsc_msg.c_str());
 }
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Real or complex values                                                                            */
+/* ------------------------------------------------------------------------------------------------ */
+
+using Bits = CCOOKey; /* a value's bit pattern (128 bits with complex scalars) */
+static const int64_t kVs = (int64_t)sizeof(PetscScalar); /* bytes of a value: 8 or 16 */
+#if defined(PETSC_USE_COMPLEX)
+using LScalar = std::complex<long double>;
+static bool   IsNaN(const PetscScalar &v) { return std::isnan(v.real()) || std::isnan(v.imag()); }
+static bool   IsNaNL(const LScalar &v) { return std::isnan(v.real()) || std::isnan(v.imag()); }
+static bool   IsInfL(const LScalar &v) { return std::isinf(v.real()) || std::isinf(v.imag()); }
+static double Im(const PetscScalar &v) { return v.imag(); }
+static double Re(const PetscScalar &v) { return v.real(); }
+/* a value times a phase drawn from its bits: equal values stay equal (the table's decisions stand), both parts vary */
+static PetscScalar Phased(PetscScalar v)
+{
+  uint64_t b;
+  double   re = v.real();
+  std::memcpy(&b, &re, sizeof(b));
+  const double t = 6.283185307179586 * (double)(CCOOHash(b) >> 11) * 0x1.0p-53;
+  return v * PetscScalar(std::cos(t), std::sin(t));
+}
+static void PhaseValues(Csr &A)
+{
+  for (PetscScalar &v : A.a) v = Phased(v);
+}
+#else
+using LScalar = long double;
+static bool   IsNaN(const PetscScalar &v) { return std::isnan(v); }
+static bool   IsNaNL(const LScalar &v) { return std::isnan(v); }
+static bool   IsInfL(const LScalar &v) { return std::isinf(v); }
+static double Im(const PetscScalar &) { return 0.0; }
+static double Re(const PetscScalar &v) { return v; }
+#endif
 
 /* ------------------------------------------------------------------------------------------------ */
 /* CSR matrices                                                                                     */
@@ -190,7 +236,7 @@ static std::vector<TestMatrix> MakeTestMatrices(Rng &rng)
       std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(600);
       for (PetscInt r = 0; r < 600; r++)
         for (PetscInt k = 0; k < 6; k++) e[r].push_back({(r + 37 * k) % 600, 1.0 + (double)((r * 6 + k) % nd)});
-      for (auto &row : e) std::sort(row.begin(), row.end());
+      for (auto &row : e) std::sort(row.begin(), row.end(), [](const auto &p, const auto &q) { return p.first < q.first; }); /* distinct columns */
       t.push_back({std::to_string(nd) + " distinct values", CsrFromEntries(600, e)});
     }
   }
@@ -199,6 +245,9 @@ static std::vector<TestMatrix> MakeTestMatrices(Rng &rng)
   t.push_back({"0x0", RandomCsr(rng, 0, 0, [](PetscInt) { return 0; }, rnd)});
   t.push_back({"0x7", RandomCsr(rng, 0, 7, [](PetscInt) { return 0; }, rnd)});
   t.push_back({"7x0", RandomCsr(rng, 7, 0, [](PetscInt) { return 0; }, rnd)});
+#if defined(PETSC_USE_COMPLEX)
+  for (TestMatrix &m : t) PhaseValues(m.A);
+#endif
   return t;
 }
 
@@ -250,35 +299,36 @@ static CCOOOptions WithB(CCOOOptions o, PetscInt B)
 /* Checks                                                                                           */
 /* ------------------------------------------------------------------------------------------------ */
 
-/* y (computed from y0) against y0 + A x in long double: NaN rows must be NaN, infinite rows equal, the
-   others within 1e-13 relative to |y0| + sum |a x|; rows without entries exactly y0 */
+/* y (computed from y0) against y0 + A x in long double (complex: std::complex<long double>): NaN rows must be NaN,
+   infinite rows equal, the others within 1e-13 relative to |y0| + sum |a x|; rows without entries exactly y0 */
 static void CheckProduct(const Csr &A, const std::vector<PetscScalar> &x, const std::vector<PetscScalar> &y0, const std::vector<PetscScalar> &y, const char *what)
 {
   double   worst     = 0;
   PetscInt worst_row = -1;
   for (PetscInt r = 0; r < A.m; r++) {
-    long double ref = y0[r], scale = std::fabs((long double)y0[r]);
+    LScalar     ref   = (LScalar)y0[r];
+    long double scale = std::abs((LScalar)y0[r]);
     for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) {
-      ref += (long double)A.a[k] * x[A.j[k]];
-      scale += std::fabs((long double)A.a[k] * x[A.j[k]]);
+      ref += (LScalar)A.a[k] * (LScalar)x[A.j[k]];
+      scale += std::abs((LScalar)A.a[k] * (LScalar)x[A.j[k]]);
     }
     if (A.Len(r) == 0) {
-      if (!Check(y[r] == y0[r] && !std::isnan(y[r]), "%s: row %" PetscInt_FMT " has no entries, y = %.17g, expected exactly %.17g", what, r, y[r], y0[r])) return;
+      if (!Check(y[r] == y0[r] && !IsNaN(y[r]), "%s: row %" PetscInt_FMT " has no entries, y = %.17g%+.17gi, expected exactly %.17g%+.17gi", what, r, Re(y[r]), Im(y[r]), Re(y0[r]), Im(y0[r]))) return;
       continue;
     }
-    if (std::isnan(ref)) {
-      if (!Check(std::isnan(y[r]), "%s: row %" PetscInt_FMT " should be NaN, y = %.17g", what, r, y[r])) return;
+    if (IsNaNL(ref)) {
+      if (!Check(IsNaN(y[r]), "%s: row %" PetscInt_FMT " should be NaN, y = %.17g%+.17gi", what, r, Re(y[r]), Im(y[r]))) return;
       continue;
     }
-    if (std::isinf(ref)) {
-      if (!Check(y[r] == (double)ref, "%s: row %" PetscInt_FMT " should be %g, y = %.17g", what, r, (double)ref, y[r])) return;
+    if (IsInfL(ref)) {
+      if (!Check(y[r] == (PetscScalar)ref, "%s: row %" PetscInt_FMT " should be %g%+gi, y = %.17g%+.17gi", what, r, Re((PetscScalar)ref), Im((PetscScalar)ref), Re(y[r]), Im(y[r]))) return;
       continue;
     }
     if (scale == 0) {
-      if (!Check(y[r] == 0 || y[r] == y0[r], "%s: row %" PetscInt_FMT " should be %g, y = %.17g", what, r, (double)ref, y[r])) return;
+      if (!Check(y[r] == 0.0 || y[r] == y0[r], "%s: row %" PetscInt_FMT " should be 0, y = %.17g%+.17gi", what, r, Re(y[r]), Im(y[r]))) return;
       continue;
     }
-    const double err = (double)(std::max((long double)0, std::fabs((long double)y[r] - ref) - 1e-300L) / scale); /* subnormal rounding is absolute */
+    const double err = (double)(std::max((long double)0, std::abs((LScalar)y[r] - ref) - 1e-300L) / scale); /* subnormal rounding is absolute */
     if (worst_row < 0 || err > worst || std::isnan(err)) {
       worst     = err;
       worst_row = r;
@@ -293,7 +343,7 @@ static std::vector<PetscScalar> SequentialCsr(const Csr &A, const std::vector<Pe
 {
   std::vector<PetscScalar> y(A.m);
   for (PetscInt r = 0; r < A.m; r++) {
-    double sum = add ? y0[r] : 0.0;
+    PetscScalar sum = add ? y0[r] : 0.0; /* complex: std::complex's a * x, as SeqAIJ's complex sum */
     for (PetscInt k = A.i[r]; k < A.i[r + 1]; k++) sum += A.a[k] * x[A.j[k]];
     y[r] = sum;
   }
@@ -315,19 +365,19 @@ static void CheckProducts(const CCOOLayout &L, const Csr &A, Rng &rng, const std
     CCOOMultHost(L, x.data(), y.data(), add);
     const std::vector<PetscScalar> seq = SequentialCsr(A, x, y0, add);
     for (PetscInt r = 0; r < A.m; r++)
-      if (!Check(CCOOBits(y[r]) == CCOOBits(seq[r]) || (std::isnan(y[r]) && std::isnan(seq[r])), "host product, %s: row %" PetscInt_FMT " = %.17g, SeqAIJ's sum %.17g (bits differ; NaN payloads may)", add ? "y += A x" : "y = A x", r, y[r], seq[r])) break;
+      if (!Check(CCOOBits(y[r]) == CCOOBits(seq[r]) || (IsNaN(y[r]) && IsNaN(seq[r])), "host product, %s: row %" PetscInt_FMT " = %.17g%+.17gi, SeqAIJ's sum %.17g%+.17gi (bits differ; NaN payloads may)", add ? "y += A x" : "y = A x", r, Re(y[r]), Im(y[r]), Re(seq[r]), Im(seq[r]))) break;
   }
 }
 
 /* the lut_size most frequent bit patterns of all values, ties to the smaller pattern, sorted by bits (the
    table's definition before the sample's candidates; still the table with at most 4096 nonzeros) */
-static std::vector<uint64_t> TopOfAllValues(const Csr &A, PetscInt lut_size)
+static std::vector<Bits> TopOfAllValues(const Csr &A, PetscInt lut_size)
 {
-  std::map<uint64_t, int64_t> count;
+  std::map<Bits, int64_t> count;
   for (PetscScalar v : A.a) count[CCOOBits(v)]++;
-  std::vector<std::pair<uint64_t, int64_t>> runs(count.begin(), count.end());
+  std::vector<std::pair<Bits, int64_t>> runs(count.begin(), count.end());
   std::sort(runs.begin(), runs.end(), [](const auto &p, const auto &q) { return p.second != q.second ? p.second > q.second : p.first < q.first; });
-  std::vector<uint64_t> lut;
+  std::vector<Bits> lut;
   for (PetscInt i = 0; i < lut_size && i < (PetscInt)runs.size(); i++) lut.push_back(runs[i].first);
   std::sort(lut.begin(), lut.end());
   return lut;
@@ -340,12 +390,12 @@ static std::vector<uint64_t> TopOfAllValues(const Csr &A, PetscInt lut_size)
    when the misses are at most nnz / 16, else the candidates only. The table: the top lut_size ranked values
    by (count desc, bits asc), sorted by bits. *ndistinct = the ranked values, *nmiss = the misses, *cover =
    the table's count over all values (all 0 without a table). */
-static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover, int64_t *nmiss = nullptr)
+static std::vector<Bits> ExpectedTable(const Csr &A, PetscInt lut_size, int64_t *ndistinct, int64_t *cover, int64_t *nmiss = nullptr)
 {
   const auto                  rank = [](const auto &p, const auto &q) { return p.second != q.second ? p.second > q.second : p.first < q.first; };
-  std::vector<uint64_t>       lut;
-  std::map<uint64_t, int64_t> sc, all;
-  std::set<uint64_t>          cand;
+  std::vector<Bits>       lut;
+  std::map<Bits, int64_t> sc, all;
+  std::set<Bits>          cand;
   int64_t                     miss = 0;
   *ndistinct = 0;
   *cover     = 0;
@@ -353,7 +403,7 @@ static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int6
   if (A.Nnz() == 0 || lut_size == 0) return lut;
   const int64_t ns = std::min<int64_t>(4096, A.Nnz());
   for (int64_t k = 0; k < ns; k++) sc[CCOOBits(A.a[(std::size_t)JitteredPos(k, A.Nnz(), ns)])]++;
-  std::vector<std::pair<uint64_t, int64_t>> sruns(sc.begin(), sc.end());
+  std::vector<std::pair<Bits, int64_t>> sruns(sc.begin(), sc.end());
   std::sort(sruns.begin(), sruns.end(), rank);
   int64_t scov = 0;
   for (std::size_t i = 0; i < sruns.size() && (PetscInt)i < lut_size; i++) scov += sruns[i].second;
@@ -363,7 +413,7 @@ static std::vector<uint64_t> ExpectedTable(const Csr &A, PetscInt lut_size, int6
   for (const auto &[b, c] : all)
     if (!cand.count(b)) miss += c;
   const bool                                exact = 16 * miss <= A.Nnz(); /* miss <= nnz / 16, rounded down or not */
-  std::vector<std::pair<uint64_t, int64_t>> runs;
+  std::vector<std::pair<Bits, int64_t>> runs;
   for (const auto &[b, c] : all)
     if (exact || cand.count(b)) runs.push_back({b, c});
   *ndistinct = (int64_t)runs.size();
@@ -390,7 +440,7 @@ static PetscInt ExpectedK(const CCOOOptions &o, const Csr &A)
   for (PetscInt r = 0; r < A.m; r++)
     if (A.Len(r) && A.j[A.i[r + 1] - 1] - A.j[A.i[r]] > 32767) wide += A.Len(r);
   const bool    table  = !ExpectedTable(A, o.lut_size, &ndistinct, &cover).empty();
-  const int64_t colnnz = 2 * nnz + 2 * wide, valnnz = table ? nnz + 7 * (nnz - cover) : 8 * nnz; /* bytes * nnz */
+  const int64_t colnnz = 2 * nnz + 2 * wide, valnnz = table ? nnz + (kVs - 1) * (nnz - cover) : kVs * nnz; /* bytes * nnz (values of kVs bytes) */
   PetscInt      best   = 0;
   int64_t       cost   = 0;
   for (PetscInt K : {16, 8, 4, 2, 1}) {
@@ -416,7 +466,7 @@ static void CheckBuilt(const CCOOOptions &o, const Csr &A, const CCOOLayout &L, 
   Check(L.lut == lut, "table %zu entries, expected %zu (top %" PetscInt_FMT " by count, then bits)", L.lut.size(), lut.size(), o.lut_size);
   Check(st.L == (PetscInt)lut.size() && st.lut_cover == cover && st.ndistinct == ndistinct && st.nmiss == nmiss, "stats table %" PetscInt_FMT " cover %lld ranked %lld misses %lld, expected %zu %lld %lld %lld", st.L, (long long)st.lut_cover, (long long)st.ndistinct, (long long)st.nmiss, lut.size(), (long long)cover, (long long)ndistinct, (long long)nmiss);
   if (A.Nnz() <= 4096 || (!lut.empty() && 16 * nmiss <= A.Nnz())) Check(L.lut == TopOfAllValues(A, o.lut_size), "at most 4096 nonzeros or at most nnz/16 misses (%lld of %lld): the table is not the top %" PetscInt_FMT " of all values", (long long)nmiss, (long long)A.Nnz(), o.lut_size);
-  std::map<uint64_t, int> firstpos; /* first position of each value */
+  std::map<Bits, int> firstpos; /* first position of each value */
   for (PetscInt e = A.Nnz() - 1; e >= 0; e--) firstpos[CCOOBits(A.a[e])] = (int)e;
   for (std::size_t i = 0; i < L.rep.size(); i++) {
     const int first = firstpos.count(L.lut[i]) ? firstpos[L.lut[i]] : -1;
@@ -437,8 +487,8 @@ static void CheckBuilt(const CCOOOptions &o, const Csr &A, const CCOOLayout &L, 
   Check(cnt.nsingle == st.nsingle && cnt.ncol[0] == st.ncol[0] && cnt.ncol[1] == st.ncol[1] && cnt.ncol[2] == st.ncol[2] && cnt.nidx == st.nidx && cnt.nlut == st.nlut && cnt.ncross == st.ncross, "chunk counts in the stats differ from a recount");
   Check(st.nchunks == L.nchunks && st.S == L.S && st.padded == L.nchunks * C && st.blob_bytes == (int64_t)L.blob.size() && st.nnz == A.Nnz() && st.m == A.m, "stats shape differs from the layout");
   int64_t bytes = 0; /* the View's bytes per nonzero, from the chunk encodings */
-  for (int64_t c = 0; c < L.nchunks; c++) bytes += ((L.fmt[c] & CCOO_SINGLE) ? 0 : L.B) + (C << ((L.fmt[c] >> 1) & 3)) + ((L.fmt[c] & CCOO_LUT_MODE) ? C : 8 * C) + 17;
-  Check(CCOOMatrixBytes(st) == bytes + 8 * (int64_t)L.lut.size(), "matrix bytes %lld, expected %lld", (long long)CCOOMatrixBytes(st), (long long)(bytes + 8 * (int64_t)L.lut.size()));
+  for (int64_t c = 0; c < L.nchunks; c++) bytes += ((L.fmt[c] & CCOO_SINGLE) ? 0 : L.B) + (C << ((L.fmt[c] >> 1) & 3)) + ((L.fmt[c] & CCOO_LUT_MODE) ? C : kVs * C) + 17;
+  Check(CCOOMatrixBytes(st) == bytes + kVs * (int64_t)L.lut.size(), "matrix bytes %lld, expected %lld", (long long)CCOOMatrixBytes(st), (long long)(bytes + kVs * (int64_t)L.lut.size()));
 }
 
 static bool SameLayout(const CCOOLayout &p, const CCOOLayout &q)
@@ -453,6 +503,7 @@ static bool SameLayout(const CCOOLayout &p, const CCOOLayout &q)
 /* Groups                                                                                           */
 /* ------------------------------------------------------------------------------------------------ */
 
+#if !defined(PETSC_USE_COMPLEX) /* hand-made real bit patterns */
 /* 1. a worked example by hand (the paper's Fig. 2 did not survive the extraction) */
 static PetscErrorCode TestWorkedExample(Rng &rng)
 {
@@ -527,6 +578,8 @@ static PetscErrorCode TestWorkedExample(Rng &rng)
   ReportGroup("1 worked example", before, "5x300, B 4, K 2: slots, table, fmt, bases, pointers, blob, values; tie-break; automatic K");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+#endif
 
 /* 2. the executors against the CSR product */
 static PetscErrorCode TestExecutor(const std::vector<TestMatrix> &mats, const std::vector<TestOptions> &opts, Rng &rng)
@@ -640,6 +693,7 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       Check(st.S == t.A.Nnz() + 40 + 50 + 700 && st.nchunks == (st.S + 255) / 256, "slots %lld, expected nnz + 790 empty rows", (long long)st.S);
     }
   }
+#if !defined(PETSC_USE_COMPLEX) /* hand-made real values placed on and off the sample (complex: group 8) */
   /* the table decision by the value sample: random values over 4096 nonzeros: no table; the same pattern with
      1 value in 4 drawn from 3 (the table's values cover about 1/4 + 253/4096 of the sample, under 1/2): no
      table; 3 in 4 (about 3/4): a table; a period of 64 values repeated over the matrix at a power-of-two count
@@ -835,10 +889,12 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       Check(S.Nnz() == 4000 && st.nsample == 4000 && st.ndistinct == 2048 && st.L == 256 && st.lut_cover == 1334 + 249 && has(L.lut, uniq(1)) && !has(L.lut, uniq(3998)), "nnz %lld, sample %lld, candidates %lld, table %" PetscInt_FMT " covering %lld", (long long)S.Nnz(), (long long)st.nsample, (long long)st.ndistinct, st.L, (long long)st.lut_cover);
     }
   }
+#endif
   ReportGroup("3 layout", before, std::to_string(layouts) + " layouts: CCOOCheckLayout + table, indices, K, counts, bytes; encoding limits; table only when sampled values repeat; table from the sample's candidates counted exactly, with the missed values up to nnz/16");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(PETSC_USE_COMPLEX) /* NaN payloads and signed zeros of real values (complex: group 8) */
 /* 4. special values: table entries compare bit patterns, products keep CSR semantics */
 static PetscErrorCode TestSpecialValues(Rng &rng)
 {
@@ -916,6 +972,8 @@ static PetscErrorCode TestSpecialValues(Rng &rng)
   ReportGroup("4 special values", before, std::to_string(layouts) + " layouts: NaN payloads, +-Inf, -0.0, denormals in the table bit for bit; Inf/NaN in x");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+#endif
 
 /* 5. values refresh */
 static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, Rng &rng)
@@ -1050,9 +1108,12 @@ static PetscErrorCode TestK16(Rng &rng)
     for (PetscInt r = 0; r < 120; r++)
       if (r % 7)
         for (PetscInt k = 0; k < 17; k++) e[r].push_back({k < 16 ? (r + k) % 50 : 70000 + r, RandomValue(rng)});
-    for (auto &row : e) std::sort(row.begin(), row.end());
+    for (auto &row : e) std::sort(row.begin(), row.end(), [](const auto &p, const auto &q) { return p.first < q.first; }); /* distinct columns */
     mats.push_back({"rows of 17 spanning > 2^16", CsrFromEntries(70200, e)});
   }
+#if defined(PETSC_USE_COMPLEX)
+  for (TestMatrix &m : mats) PhaseValues(m.A);
+#endif
   std::vector<TestOptions> opts;
   {
     CCOOOptions o;
@@ -1122,6 +1183,7 @@ static PetscErrorCode TestK16(Rng &rng)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if !defined(PETSC_USE_COMPLEX) /* the real cost model's hand-computed cases (complex: group 8) */
 /* 6. parameters */
 static CCOOStats HandStats(PetscInt m, int64_t nnz, std::vector<int64_t> slots, int64_t wide, PetscInt L, int64_t cover)
 {
@@ -1321,6 +1383,127 @@ static PetscErrorCode TestParameters(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#endif
+
+#if defined(PETSC_USE_COMPLEX)
+/* 8. complex keys: the 128-bit pattern of both parts */
+static PetscErrorCode TestComplexKeys(Rng &rng)
+{
+  const int         before = g_failures;
+  const double      nz = -0.0;
+  const PetscScalar a(1.0, 2.0), b(1.0, -2.0), c(-1.0, 2.0), d(1.0, 2.0000000000000004); /* equal in one part, not in the other; d: a's next imaginary part */
+  const PetscScalar z00(0.0, 0.0), z10(nz, 0.0), z01(0.0, nz), z11(nz, nz);          /* the four signed zeros */
+  int               layouts = 0;
+
+  PetscFunctionBeginUser;
+  /* the key: the real part's bits, then the imaginary part's; ordered as that pair */
+  g_context = "complex keys: the key";
+  {
+    const Bits ka = CCOOBits(a), kd = CCOOBits(d), k10 = CCOOBits(z10), k01 = CCOOBits(z01);
+    uint64_t   r, i;
+    double     are = a.real(), aim = a.imag();
+    std::memcpy(&r, &are, sizeof(r));
+    std::memcpy(&i, &aim, sizeof(i));
+    Check(ka.re == r && ka.im == i, "the key of 1+2i is not (bits of 1, bits of 2)");
+    Check(!(ka == kd) && ka < kd && !(kd < ka), "1+2i and its next imaginary part: distinct, ordered by the imaginary bits");
+    Check(CCOOBits(z00) < k01 && k01 < k10 && k10 < CCOOBits(z11), "signed zeros: (+0,+0) < (+0,-0) < (-0,+0) < (-0,-0) expected (real bits first)");
+    Check(CCOOBits(CCOOFromBits(kd)) == kd, "CCOOFromBits does not invert CCOOBits");
+  }
+  /* a worked table: 5x300, B 4, K 2, values chosen so that only both parts tell them apart */
+  {
+    const Csr A = CsrFromEntries(300, {{{0, a}, {1, b}, {2, b}}, {}, {{1, b}, {3, a}, {4, b}, {6, c}, {7, d}}, {{5, a}}, {{10, z10}, {11, b}, {12, b}, {13, z01}, {14, b}, {15, b}, {16, b}, {290, b}}});
+    CCOOOptions o;
+    CCOOLayout  L;
+    CCOOStats   st;
+    o.threads  = 4;
+    o.k        = 2;
+    o.lut_size = 3;
+    g_context  = "complex keys: worked table of 3";
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    /* counts: b 10, a 3, then c, d, -0+0i, 0-0i once each; the table of 3 takes b, a and the smallest pair of the
+       four singles: 0-0i (real bits 0), sorted by (real bits, imaginary bits): 0-0i, 1+2i, 1-2i (2 < -2 as bits) */
+    const std::vector<Bits> expect = {CCOOBits(z01), CCOOBits(a), CCOOBits(b)};
+    Check(L.lut == expect, "table %zu entries, expected {0-0i, 1+2i, 1-2i}", L.lut.size());
+    Check(L.rep == std::vector<int>({12, 0, 1}), "rep %d %d %d, expected 12 0 1", L.rep.size() > 0 ? L.rep[0] : -1, L.rep.size() > 1 ? L.rep[1] : -1, L.rep.size() > 2 ? L.rep[2] : -1);
+    Check(st.ndistinct == 6 && st.lut_cover == 14 && st.L == 3, "distinct %lld cover %lld L %" PetscInt_FMT ", expected 6 14 3", (long long)st.ndistinct, (long long)st.lut_cover, st.L);
+    CheckBuilt(o, A, L, st);
+    CheckProducts(L, A, rng);
+    layouts++;
+    /* all six: -0+0i and 0-0i are two entries (and neither is 0+0i) */
+    g_context  = "complex keys: worked table of 256";
+    o.lut_size = 256;
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    std::vector<Bits> all = {CCOOBits(z01), CCOOBits(z10), CCOOBits(a), CCOOBits(d), CCOOBits(b), CCOOBits(c)};
+    std::sort(all.begin(), all.end());
+    Check(L.lut == all && st.nlut == st.nchunks, "table of all six values (%zu entries), %lld of %lld chunks on it", L.lut.size(), (long long)st.nlut, (long long)st.nchunks);
+    Check(std::find(L.lut.begin(), L.lut.end(), CCOOBits(z00)) == L.lut.end(), "0+0i in the table, which holds -0+0i and 0-0i only");
+    CheckBuilt(o, A, L, st);
+    CheckProducts(L, A, rng);
+    layouts++;
+    /* automatic K with 16-byte values (nnz 17, slots 18/11/7/5/5, padding 1/5/11/23/63): the table covers all,
+       ebytes = 2 + 1: costs 20 slots + 3 padding: K 8 as in real; plain values, ebytes = 2 + 16 = 18: 378 / 310 /
+       338 / 514 / 1274 (K 16: 28 slots): K 2 (real: K 4, ebytes 10) */
+    g_context = "complex keys: automatic K";
+    o         = CCOOOptions();
+    o.threads = 4;
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    Check(L.K == 8 && st.lut_cover == 17, "table: K %" PetscInt_FMT ", cover %lld, expected 8, 17", L.K, (long long)st.lut_cover);
+    CheckBuilt(o, A, L, st);
+    o.lut_size = 0;
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    Check(L.K == 2 && st.L == 0, "plain values: K %" PetscInt_FMT ", expected 2", L.K);
+    CheckBuilt(o, A, L, st);
+    CheckProducts(L, A, rng);
+    layouts += 2;
+    /* refresh: the imaginary part of 1-2i at position 3 (chunk 0: positions 0-4 = a b b b a, on the table of a and b)
+       changed by an ulp: exactly chunk 0 falls back (b's representative is position 1: the table stays); the
+       original values again: chunk 0 returns to the table */
+    g_context  = "complex keys: refresh by an ulp of an imaginary part";
+    o.lut_size = 2; /* b and a */
+    o.k        = 2;
+    PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+    const CCOOLayout built = L;
+    Csr              A2    = A;
+    A2.a[3]                = PetscScalar(A.a[3].real(), std::nextafter(A.a[3].imag(), 0.0));
+    PetscCall(CCOORefreshHostLayout(A2.View(), &L, &st));
+    bool only = L.nchunks > 0 && (built.fmt[0] & CCOO_LUT_MODE) && !(L.fmt[0] & CCOO_LUT_MODE) && L.lut == built.lut;
+    for (int64_t ch = 1; ch < L.nchunks; ch++) only = only && L.fmt[ch] == built.fmt[ch];
+    Check(only, "an ulp of the imaginary part at position 3: chunk 0 (on the table at build: %d) must leave it (now %d), alone", L.nchunks ? (built.fmt[0] & CCOO_LUT_MODE) != 0 : -1, L.nchunks ? (L.fmt[0] & CCOO_LUT_MODE) != 0 : -1);
+    CheckInvariants(o, A2.View(), L);
+    CheckProducts(L, A2, rng);
+    PetscCall(CCOORefreshHostLayout(A.View(), &L, &st));
+    Check(L.fmt == built.fmt && L.lut == built.lut, "the original values again: fmt or table differ from the build");
+    layouts++;
+  }
+  /* signed zeros, equal real parts, conjugates, at scale: every value repeated, all in the table, products */
+  {
+    const std::vector<PetscScalar> vals = {z00, z10, z01, z11, a, b, c, d, std::conj(c), PetscScalar(nz, 2.0), PetscScalar(0.0, 2.0), PetscScalar(2.0, nz), PetscScalar(2.0, 0.0)};
+    std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> e(600);
+    for (PetscInt r = 0; r < 600; r++) {
+      if (r % 13 == 5) continue;
+      for (PetscInt col : RandomColumns(rng, 400, Uniform(rng, 1, 20))) e[r].push_back({col, vals[rng() % vals.size()]});
+    }
+    const Csr A = CsrFromEntries(400, e);
+    for (PetscInt lut : {256, 5, 0})
+      for (PetscInt B : {256, 32}) {
+        CCOOOptions o;
+        CCOOLayout  L;
+        CCOOStats   st;
+        o.lut_size = lut;
+        o.threads  = B;
+        g_context  = "complex keys: 13 values with signed zeros, table " + std::to_string(lut) + ", B " + std::to_string(B);
+        PetscCall(CCOOBuildHostLayout(o, A.View(), &L, &st));
+        CheckBuilt(o, A, L, st); /* the table by the independent route over 128-bit keys, every value bit for bit */
+        if (lut == 256) Check(st.L == 13 && st.nlut == st.nchunks, "table %" PetscInt_FMT " (13 distinct keys expected), %lld of %lld chunks on it", st.L, (long long)st.nlut, (long long)st.nchunks);
+        CheckProducts(L, A, rng);
+        layouts++;
+      }
+  }
+  ReportGroup("8 complex keys", before, std::to_string(layouts) + " layouts: 128-bit keys (real bits, then imaginary bits), signed zeros of either part distinct, ties, K with 16-byte values, refresh by an imaginary ulp, products");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 int main(int argc, char **argv)
 {
   PetscInt  seed;
@@ -1333,15 +1516,24 @@ int main(int argc, char **argv)
   std::printf("test_ccoo_host: seed %" PetscInt_FMT " (rerun with -seed %" PetscInt_FMT ")\n", seed, seed);
   Rng rng((uint64_t)seed);
 
+#if !defined(PETSC_USE_COMPLEX)
   PetscCall(TestWorkedExample(rng));
+#endif
   const std::vector<TestMatrix>  mats = MakeTestMatrices(rng);
   const std::vector<TestOptions> opts = MakeTestOptions();
   PetscCall(TestExecutor(mats, opts, rng));
   PetscCall(TestLayouts(mats, opts));
+#if !defined(PETSC_USE_COMPLEX)
   PetscCall(TestSpecialValues(rng));
+#endif
   PetscCall(TestRefresh(mats, rng));
+#if !defined(PETSC_USE_COMPLEX)
   PetscCall(TestParameters());
+#endif
   PetscCall(TestK16(rng));
+#if defined(PETSC_USE_COMPLEX)
+  PetscCall(TestComplexKeys(rng));
+#endif
 
   if (g_failures) std::printf("test_ccoo_host: %d checks FAILED (seed %" PetscInt_FMT ")\n", g_failures, seed);
   else std::printf("test_ccoo_host: all checks passed\n");

@@ -6,7 +6,7 @@
 # check:    every type: the layout built on the GPU equals the host reference, products against the host AIJ (test_gpu)
 #           and against aijcusparse in complex (test_complex -ref aijcusparse: MatMult(Add), the transposes and
 #           Hermitian transposes, COO with complex values, PCPOLY gmres double/single), relative 1e-12
-# sanitize: compute-sanitizer memcheck of the builds and products
+# sanitize: compute-sanitizer memcheck of the builds and products (ccoo with value phases: racecheck too)
 # bench:    bench_spmv on the `make bench` matrices with complex values (random phases; the constant-coefficient one
 #           also with -spmv_phases value: equal values stay equal), every type, spmv and aijcusparse:
 #           $OUT/complex-<device>-<date>.csv (bench_spmv's columns)
@@ -26,7 +26,7 @@ device=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
 slug=$(echo "$device" | grep -o -i -E 'h100|h200|a100|l40s' | head -1 | tr A-Z a-z); slug=${slug:-gpu}
 commit=$(cat .dev/commit 2>/dev/null || echo unknown)
 echo "$device, commit $commit, $(date -u +%FT%TZ)" | tee "$OUT/device.txt"
-TYPES=${TYPES:-spmv brc suraa argcsr segsum dcsr}
+TYPES=${TYPES:-spmv brc suraa ccoo argcsr segsum dcsr}
 SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16;random:m=5000,k=9,empty=0.2,seed=4;random:m=3000,n=7000,k=12,seed=5;random:m=2000,k=3,empty=1,seed=7;banded:m=1,bw=0;denserows:m=20000,k=6,len=5000,dense=5;stencil27:n=20;$M/cage10.mtx"
 if has check; then
   for T in $TYPES; do
@@ -34,12 +34,19 @@ if has check; then
     step ${T}_complex    "$BIN/test_complex" -type $T -ref aijcusparse -vec_type cuda
   done
   step brc_value_phases "$BIN/test_gpu" -type brc -spmv_phases value -matrices "stencil7:n=30,const=1;stencil27:n=20,const=1"
+  # ccoo's value table on the GPU with 128-bit keys (equal values kept equal): the constant stencils (every chunk on the
+  # table), cage10 and its kron (some values off the sample's candidates: the missed values counted by the 128-bit sort,
+  # CountCandidates' dynamic shared memory); the layout built on the GPU equals the host reference bit for bit (Verify)
+  step ccoo_value_phases "$BIN/test_gpu" -type ccoo -spmv_phases value -matrices "stencil7:n=30,const=1;stencil27:n=20,const=1;$M/cage10.mtx;$M/cage10.mtx:8"
+  step ccoo_value_phases_complex "$BIN/test_complex" -type ccoo -spmv_phases value -matrices "stencil7:n=30,const=1;stencil27:n=20,const=1;$M/cage10.mtx" -ref aijcusparse -vec_type cuda -checks products,coo
+  # spmv ranks ccoo first where the values repeat (the timing then decides: the view names the winner)
+  step spmv_ranks_ccoo  bash -c "\"$BIN/test_complex\" -type spmv -spmv_phases value -matrices 'stencil27:n=40,const=1' -checks coo -ref aijcusparse -vec_type cuda -mat_view ::ascii_info 2>&1 | tee /dev/stderr | grep -q 'ranked: ccoo'"
 fi
 if has bench; then
   csv=$OUT/complex-$slug-$(date +%Y%m%d).csv
   MB="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16;$M/nasa4704.mtx:400;$M/vsp_model1_crew1_cr42_south31.mtx:64;$M/delaunay_n16.mtx:128;stencil7:n=150;stencil27:n=120,const=1"
-  step bench_phases "$BIN/bench_spmv" -matrices "$MB" -types spmv,brc,suraa,argcsr,segsum,aijcusparse -commit "$commit" -trials ${TRIALS:-5} -csv "$csv.random"
-  step bench_value  "$BIN/bench_spmv" -matrices "stencil27:n=120,const=1;stencil7:n=150,const=1" -spmv_phases value -types spmv,brc,suraa,argcsr,segsum,aijcusparse -commit "$commit" -trials ${TRIALS:-5} -csv "$csv.value"
+  step bench_phases "$BIN/bench_spmv" -matrices "$MB" -types spmv,brc,suraa,ccoo,argcsr,segsum,aijcusparse -commit "$commit" -trials ${TRIALS:-5} -csv "$csv.random"
+  step bench_value  "$BIN/bench_spmv" -matrices "stencil27:n=120,const=1;stencil7:n=150,const=1" -spmv_phases value -types spmv,brc,suraa,ccoo,argcsr,segsum,aijcusparse -commit "$commit" -trials ${TRIALS:-5} -csv "$csv.value"
   # one file: the random-phase rows, then the repeated-value rows with "(value phases)" after the matrix name
   { cat "$csv.random"; tail -n +2 "$csv.value" | sed 's/,"\([^"]*\)",/,"\1 (value phases)",/'; } > "$csv" && rm -f "$csv.random" "$csv.value"
 fi
@@ -59,9 +66,12 @@ if has solve; then
   cat "$scsv"
 fi
 if has sanitize; then
-  for T in brc segsum argcsr spmv; do
+  for T in brc segsum argcsr ccoo spmv; do
     step ${T}_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type $T -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;stencil7:n=12,const=1"
   done
+  step ccoo_value_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type ccoo -spmv_phases value -matrices "stencil7:n=12,const=1;$M/cage10.mtx"
+  # the 128-bit table build's shared memory (CountCandidates' dynamic 50 KB, the staged misses; Analyze/Fill/Refresh tables)
+  step ccoo_value_racecheck timeout 600 compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_gpu" -type ccoo -spmv_phases value -matrices "stencil7:n=12,const=1;$M/cage10.mtx"
   step suraa_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_gpu" -type suraa -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3"
   step poly_single_memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 "$BIN/test_complex" -type brc -checks poly -n 24 -vec_type cuda
 fi

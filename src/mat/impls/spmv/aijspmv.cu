@@ -948,28 +948,10 @@ PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool hostref)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatSetType to a format this build does not provide (spmvformat.h: ccoo with complex scalars) errors with its reason.
-   Real builds provide them all and skip the probe (an object of the format made and deleted at every MatCreate). */
-PetscErrorCode SpMVCheckAvailable(Mat A, const SpMVFormatInfo *f)
-{
-  PetscFunctionBegin;
-#if defined(PETSC_USE_COMPLEX)
-  SpMVFormat *probe = f->create();
-  const char *why   = probe->Unavailable();
-  delete probe;
-  PetscCheck(!why, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "petsc-spmv: -mat_type %s: %s", f->root, why);
-#else
-  (void)A;
-  (void)f;
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The constructor behind MatSetType(A, "seqaij<fmt>") for every format */
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  PetscCall(SpMVCheckAvailable(A, f));
   if (SpMVHaveGPU()) PetscCall(MatCreate_SeqAIJCUSPARSE(A));
   else PetscCall(MatCreate_SeqAIJ(A));
   PetscCall(Attach(A, f, PETSC_FALSE, SpMVHostReferenceDefault(A)));

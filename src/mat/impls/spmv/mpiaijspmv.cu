@@ -224,7 +224,6 @@ PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on)
 PetscErrorCode MatCreate_MPIAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  PetscCall(SpMVCheckAvailable(A, f));
   if (SpMVHaveGPU()) PetscCall(MatCreate_MPIAIJCUSPARSE(A));
   else PetscCall(MatCreate_MPIAIJ(A));
   PetscCall(AttachMPI(A, f));

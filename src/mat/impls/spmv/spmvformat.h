@@ -128,32 +128,6 @@ public:
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
   virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;
 
-  /* null, or why this build does not provide the format (SpMVUnavailableFormat): MatSetType errors with it */
-  virtual const char *Unavailable() const { return nullptr; }
-};
-
-/* The stand-in for a format this build does not provide (ccoo with complex scalars, for now): the type
-   stays registered, so that asking for it gives its reason (MatSetType, -mat_spmv_format, the fp32 copy) instead of
-   "unknown type"; the automatic format does not rank it. Every operation errors. */
-class SpMVUnavailableFormat final : public SpMVFormat {
-  const char *why;
-  PetscErrorCode No() const { SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "petsc-spmv: %s", why); }
-
-public:
-  explicit SpMVUnavailableFormat(const char *w) : why(w) { }
-  PetscErrorCode SetFromOptions(PetscOptionItems) override { return PETSC_SUCCESS; }
-  PetscErrorCode CopyOptions(const SpMVFormat &) override { return PETSC_SUCCESS; }
-  PetscErrorCode BuildHost(const SpMVHostCsr &) override { return No(); }
-  PetscErrorCode RefreshHost(const SpMVHostCsr &) override { return No(); }
-  PetscErrorCode MultHost(const PetscScalar *, PetscScalar *, bool) const override { return No(); }
-  PetscErrorCode BuildDevice(const SpMVDeviceCsr &, cudaStream_t) override { return No(); }
-  PetscErrorCode RefreshDevice(const SpMVDeviceCsr &, cudaStream_t) override { return No(); }
-  PetscErrorCode MultDevice(const PetscScalar *, PetscScalar *, bool, cudaStream_t) const override { return No(); }
-  PetscErrorCode ReleaseDevice() override { return PETSC_SUCCESS; }
-  std::size_t    DeviceBytes() const override { return 0; }
-  PetscErrorCode View(PetscViewer) const override { return PETSC_SUCCESS; }
-  PetscErrorCode Verify(const SpMVHostCsr &, cudaStream_t, PetscReal *) override { return No(); }
-  const char    *Unavailable() const override { return why; }
 };
 
 /* What the registration needs to know about a format: its names and a factory. */
@@ -178,7 +152,6 @@ PetscErrorCode MatCreate_MPIAIJSpMV_T(Mat A)
 {
   return MatCreate_MPIAIJSpMV(A, I);
 }
-PetscErrorCode SpMVCheckAvailable(Mat, const SpMVFormatInfo *); /* errors for a format this build does not provide */
 PetscErrorCode MatSpMVRegisterFormat(const SpMVFormatInfo *, PetscErrorCode (*)(Mat), PetscErrorCode (*)(Mat));
 
 /* shared helpers for format code */

@@ -17,7 +17,7 @@
 #include <cmath>
 #include <vector>
 
-/* real or complex double precision PETSc (check-petsc.sh); with complex scalars ccoo is no candidate (SpMVAutoInBuild) */
+/* real or complex double precision PETSc (check-petsc.sh); every format is a candidate in both */
 
 PetscLogEvent MAT_SpMV_Select = 0;
 
@@ -347,17 +347,17 @@ __global__ void __launch_bounds__(kStatThreads) WindowStats(int64_t nnz, int64_t
   BlockFlush(sh, c);
 }
 
-/* the sampled values (complex: their real parts, as SpMVAutoStatsHost) */
-__global__ void SampleValues(int64_t nnz, int64_t ns, const PetscScalar *__restrict__ a, double *__restrict__ out)
+/* the sampled values (complex: both parts, whose bit patterns CCOO's table keys on; as SpMVAutoStatsHost) */
+__global__ void SampleValues(int64_t nnz, int64_t ns, const PetscScalar *__restrict__ a, PetscScalar *__restrict__ out)
 {
-  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = spmv::RealPart(a[SpMVAutoSamplePos(k, nnz, ns)]);
+  for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[SpMVAutoSamplePos(k, nnz, ns)];
 }
 
 PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats *st)
 {
-  ull                *dc = nullptr, hc[C_N];
-  double             *dv = nullptr;
-  std::vector<double> v;
+  ull                        *dc = nullptr, hc[C_N];
+  PetscScalar                *dv = nullptr;
+  std::vector<SpMVHostScalar> v;
   int                 sms;
 
   PetscFunctionBegin;
@@ -376,11 +376,11 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
   SpMVCheckLaunch();
   if (st->nwin) WindowStats<<<(unsigned)std::min<int64_t>(st->nwin, 8 * sms), kStatThreads, 0, s>>>(A.nnz, st->nwin, A.j, dc);
   SpMVCheckLaunch();
-  if (st->nsample && A.single) PetscCallCUDA(cudaMemsetAsync(dv, 0, st->nsample * sizeof(double), s)); /* fp32 values: CCOO is no candidate, no sample */
+  if (st->nsample && A.single) PetscCallCUDA(cudaMemsetAsync(dv, 0, st->nsample * sizeof(PetscScalar), s)); /* fp32 values: CCOO is no candidate, no sample */
   else if (st->nsample) SampleValues<<<spmv::GridFor(st->nsample, kStatThreads, 64), kStatThreads, 0, s>>>(A.nnz, st->nsample, A.a, dv);
   SpMVCheckLaunch();
   PetscCallCUDA(cudaMemcpyAsync(hc, dc, sizeof(hc), cudaMemcpyDeviceToHost, s));
-  if (st->nsample) PetscCallCUDA(cudaMemcpyAsync(v.data(), dv, v.size() * sizeof(double), cudaMemcpyDeviceToHost, s));
+  if (st->nsample) PetscCallCUDA(cudaMemcpyAsync(v.data(), dv, v.size() * sizeof(PetscScalar), cudaMemcpyDeviceToHost, s));
   PetscCallCUDA(cudaStreamSynchronize(s));
   PetscCall(spmv::DeviceFree({dc, dv}, s));
   st->nempty  = (int64_t)hc[C_EMPTY];
@@ -542,7 +542,7 @@ public:
     csr            = new CsrFormat();
     cand[AUTO_CSR] = csr;
     for (int k = 0; k < AUTO_N; k++) {
-      if (k == AUTO_CSR || !SpMVAutoInBuild(k)) continue;
+      if (k == AUTO_CSR) continue;
       const SpMVFormatInfo *f = SpMVFindFormat(SpMVAutoNames[k]);
       cand[k]                 = f ? f->create() : nullptr; /* all are registered in this library */
     }

@@ -66,17 +66,6 @@ enum SpMVAutoId : int {
   AUTO_DCSR,
   AUTO_N
 };
-/* Does this build provide the format? With complex scalars ccoo (its value table holds 64-bit patterns) is not
-   ported yet: the rule does not rank it, -mat_spmv_format and -mat_spmv_candidates refuse it */
-inline bool SpMVAutoInBuild(int id)
-{
-#if defined(PETSC_USE_COMPLEX)
-  return id != AUTO_CCOO;
-#else
-  (void)id;
-  return true;
-#endif
-}
 extern const char *const SpMVAutoNames[AUTO_N]; /* "csr", "brc", "ccoo", "argcsr", "segsum", "suraa", "dcsr" */
 PetscErrorCode           SpMVAutoFindName(const char *, int *); /* PETSC_ERR_ARG_UNKNOWN_TYPE for an unknown name */
 
@@ -98,7 +87,7 @@ struct SpMVAutoStats {
   int64_t  nnzlong = 0;      /* their nonzeros */
   int64_t  nwin = 0, nwin16 = 0; /* windows of kAutoWindow consecutive nonzeros; those whose column range <= kAutoSpan16 */
   uint64_t winspan = 0;          /* sum over the windows of their column range */
-  int64_t  nsample = 0, nvalued = 0, ncover = 0; /* sampled values; those not 0.0; of these, those among the kAutoTable most frequent */
+  int64_t  nsample = 0, nvalued = 0, ncover = 0; /* sampled values; those not 0.0 (complex: not 0 in both parts); of these, those among the kAutoTable most frequent bit patterns (complex: of both parts, as CCOO's table) */
   uint64_t hash    = 0;             /* fingerprint of (m, n, row offsets, columns) */
   int64_t  slots_k[5] = {0, 0, 0, 0, 0}; /* CCOO's slots for K = 1, 2, 4, 8, 16: sum of max(1, ceil(len / K)) */
   int64_t  wide       = 0;               /* nonzeros of the rows whose last minus first column exceeds 32767 (CCOO's wide rows) */
@@ -138,8 +127,8 @@ constexpr uint64_t kAutoSaltRow = 1, kAutoSaltCol = 2, kAutoSaltShape = 3;
 /* the statistics of a host CSR (the host reference of the device kernels in auto.cu) */
 PetscErrorCode SpMVAutoStatsHost(const SpMVHostCsr &, SpMVAutoStats *);
 /* of the sampled values that are not 0.0 (*nvalued of them): how many are among the kAutoTable most frequent
-   (bit patterns, as CCOO's table) */
-int64_t SpMVAutoSampleCover(const double *v, int64_t n, int64_t *nvalued);
+   (bit patterns, as CCOO's table: CCOOKey, with complex scalars the 128 bits of both parts) */
+int64_t SpMVAutoSampleCover(const SpMVHostScalar *v, int64_t n, int64_t *nvalued);
 
 /* What the user asked for (-mat_spmv_*) */
 struct SpMVAutoOptions {
@@ -179,12 +168,13 @@ double SpMVAutoStatsCost(void);
 double SpMVAutoCandidateCost(int id, const SpMVAutoStats &, const SpMVAutoOptions &);
 /* would BRC split a row of this matrix (its products then use atomics: not reproducible run to run)? */
 bool SpMVAutoBRCSplits(const SpMVAutoStats &, const SpMVAutoOptions &);
-/* CCOO's bytes per product (matrix, x once, y) over the CSR floor's (12 nnz + 4 (m + 1) + 8 n + 8 m), predicted
-   from the statistics for the layout CCOO would build without a value table: its own K (CCOOChooseK), its
-   padding (slots_k), 16-bit columns in the windows that fit them, 32-bit elsewhere */
+/* CCOO's bytes per product (matrix, x once, y) over the CSR floor's ((4 + vs) nnz + 4 (m + 1) + vs n + vs m, vs =
+   sizeof(PetscScalar): 8, complex 16), predicted from the statistics for the layout CCOO would build without a
+   value table: its own K (CCOOChooseK), its padding (slots_k), 16-bit columns in the windows that fit them, 32-bit
+   elsewhere */
 double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &);
-/* dcsr's matrix bytes per product over the CSR's (12 nnz + 4 (m + 1)), from the narrow-tile count (the last tile
-   counted as full) */
+/* dcsr's matrix bytes per product over the CSR's ((4 + vs) nnz + 4 (m + 1)), from the narrow-tile count (the last
+   tile counted as full) */
 double SpMVAutoDCSRBytesRatio(const SpMVAutoStats &);
 /* is the format's product bitwise reproducible run to run on the GPU (for this matrix)? */
 bool SpMVAutoDeterministic(int id, const SpMVAutoStats &, const SpMVAutoOptions &);

@@ -22,7 +22,6 @@ PetscErrorCode SpMVAutoFindName(const char *name, int *id)
     if (same) *id = k;
   }
   PetscCheck(*id >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown format \"%s\" for the automatic type spmv: use csr, brc, ccoo, argcsr, segsum, suraa or dcsr", name);
-  PetscCheck(SpMVAutoInBuild(*id), PETSC_COMM_SELF, PETSC_ERR_SUP, "Format \"%s\" for the automatic type spmv is not available with complex scalars yet: use csr, brc, argcsr, segsum, suraa or dcsr", name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -34,15 +33,13 @@ double SpMVAutoStats::Std() const
   return var > 0 ? std::sqrt(var) : 0.0;
 }
 
-int64_t SpMVAutoSampleCover(const double *v, int64_t n, int64_t *nvalued)
+int64_t SpMVAutoSampleCover(const PetscScalar *v, int64_t n, int64_t *nvalued)
 {
-  std::vector<uint64_t> bits;
-  std::vector<int64_t>  counts;
+  std::vector<CCOOKey> bits; /* a double's 64 bits; complex: the 128 of both parts, as CCOO's table */
+  std::vector<int64_t> counts;
   for (int64_t k = 0; k < n; k++) {
-    uint64_t b;
-    if (v[k] == 0.0) continue;
-    std::memcpy(&b, &v[k], sizeof(double));
-    bits.push_back(b);
+    if (v[k] == 0.0) continue; /* complex: both parts 0 (or -0) */
+    bits.push_back(CCOOBits(v[k]));
   }
   std::sort(bits.begin(), bits.end());
   *nvalued = (int64_t)bits.size();
@@ -99,17 +96,23 @@ PetscErrorCode SpMVAutoStatsHost(const SpMVHostCsr &A, SpMVAutoStats *st)
   }
   st->hash += SpMVAutoMix((uint64_t)A.m, (uint64_t)A.n, kAutoSaltShape);
   st->nsample = std::min<int64_t>(kAutoSample, A.nnz);
-  std::vector<double> v((std::size_t)st->nsample);
-  for (int64_t k = 0; k < st->nsample; k++) v[(std::size_t)k] = PetscRealPart(A.a[SpMVAutoSamplePos(k, A.nnz, st->nsample)]);
+  std::vector<PetscScalar> v((std::size_t)st->nsample);
+  for (int64_t k = 0; k < st->nsample; k++) v[(std::size_t)k] = A.a[SpMVAutoSamplePos(k, A.nnz, st->nsample)];
   st->ncover = SpMVAutoSampleCover(v.data(), st->nsample, &st->nvalued);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* vs = sizeof(PetscScalar) bytes a value, in the matrix and in x and y: 8, or 16 with complex scalars. There CCOO's
+   16-bit column offsets save 2 of CSR's 20 bytes a nonzero (2 of 12 in real), while each padded entry costs 18
+   bytes (10 in real): its lead without a table is about half as large and its padding costs more, so fewer
+   matrices fall under the ratios of the rule (the 7-point stencil: 0.94 in real, about 1.0 in complex); the value
+   table (the first branch of the rule, from the sample's cover) saves 15 of 16 bytes a value instead of 7 of 8. */
 double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &st)
 {
-  CCOOStats   c;
-  PetscInt    K = 1;
-  const double csr = 12.0 * (double)st.nnz + 4.0 * (double)(st.m + 1) + 8.0 * (double)st.n + 8.0 * (double)st.m;
+  CCOOStats    c;
+  PetscInt     K   = 1;
+  const double vs  = (double)sizeof(PetscScalar);
+  const double csr = (4.0 + vs) * (double)st.nnz + 4.0 * (double)(st.m + 1) + vs * (double)st.n + vs * (double)st.m;
 
   if (!st.nnz || !st.m) return 1.0;
   c.m    = (PetscInt)st.m;
@@ -119,16 +122,16 @@ double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &st)
   std::copy(st.slots_k, st.slots_k + 5, c.slots_k);
   if (CCOOChooseK(CCOOOptions(), c, &K)) return 1.0;
   const double slots = (double)st.slots_k[CCOOKIndex(K)], stored = slots * (double)K, col16 = st.Col16Fraction();
-  const double ccoo  = stored * (2.0 * col16 + 4.0 * (1.0 - col16) + 8.0) + slots + 17.0 * std::ceil(slots / 256.0) + 8.0 * (double)st.n + 8.0 * (double)st.m;
+  const double ccoo  = stored * (2.0 * col16 + 4.0 * (1.0 - col16) + vs) + slots + 17.0 * std::ceil(slots / 256.0) + vs * (double)st.n + vs * (double)st.m;
   return ccoo / csr;
 }
 
 double SpMVAutoDCSRBytesRatio(const SpMVAutoStats &st)
 {
   if (!st.nnz) return 1.0;
-  const double nt = (double)st.NTiles(), n16 = (double)st.ntile16, rows = 4.0 * (double)(st.m + 1);
-  const double dcsr = 8.0 * (double)st.nnz + (double)kAutoTile16 * (2.0 * n16 + 4.0 * (nt - n16)) + 8.0 * nt + rows; /* + a base and a boundary a tile */
-  return dcsr / (12.0 * (double)st.nnz + rows);
+  const double nt = (double)st.NTiles(), n16 = (double)st.ntile16, rows = 4.0 * (double)(st.m + 1), vs = (double)sizeof(PetscScalar);
+  const double dcsr = vs * (double)st.nnz + (double)kAutoTile16 * (2.0 * n16 + 4.0 * (nt - n16)) + 8.0 * nt + rows; /* + a base and a boundary a tile */
+  return dcsr / ((4.0 + vs) * (double)st.nnz + rows);
 }
 
 bool SpMVAutoBRCSplits(const SpMVAutoStats &st, const SpMVAutoOptions &o)
@@ -218,23 +221,22 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   const double ccoobytes = SpMVAutoCCOOBytesRatio(st); /* CCOO's bytes over the CSR floor's, without a table */
   bool         promoted  = false; /* CCOO moved to the front by its bytes (below) */
   const bool   table     = TableBuilt(st);
-  /* The two CCOO-led branches below exist for CCOO's bytes (its value table, its column offsets): where the build has no
-     CCOO (complex scalars) they do not apply and the row shape decides, as for any matrix the CCOO branches do not take.
-     Measured in complex (H100, bench/results/complex-h100-20261125.csv): the 7-point stencil with random phases went
-     to the short-uniform branch, ranked argcsr first without CCOO and chose it at 0.971x of brc; with equal values it
-     went to the value-table branch, ranked brc first and chose brc (the fastest). */
-  const bool ccoo = SpMVAutoInBuild(AUTO_CCOO);
+  /* Complex scalars (16-byte values): the same rule. The value-table branch weighs more there (a 1-byte index saves 15
+     of 16 bytes a value), the column offsets less: SpMVAutoCCOOBytesRatio counts 16-byte values, so the short-uniform
+     branch and the promotion below take fewer matrices (the 7-point stencil with random phases: ratio about 1.01,
+     against 0.94 in real: it goes to the next branch, brc first; measured before CCOO was ported, at commit 9c1221c,
+     H100, bench/results/complex-h100-20261125.csv, brc was the fastest there, argcsr 0.971x of it). */
 
   PetscFunctionBegin;
   *p = SpMVAutoPlan();
-  if (ccoo && cover >= kRepeatCover && empty <= kFewEmpty) {
+  if (cover >= kRepeatCover && empty <= kFewEmpty) {
     /* CCOO stores a 1-byte index into a table of the 256 most frequent values instead of an 8-byte value,
        and 8-16-bit column offsets: 3-6 bytes a nonzero against CSR's 12 + 20/mean, less than half the bytes
        any CSR kernel streams (cage11 1.61x, constant 27-point stencil 1.76x, both under the CSR copy floor;
        the others 1.36-1.42x). Nothing else compresses values. */
     why      = "the values repeat (CCOO's value table covers them): ccoo streams the fewest bytes";
     order[n++] = AUTO_CCOO, order[n++] = AUTO_BRC, order[n++] = AUTO_ARGCSR, order[n++] = AUTO_SEGSUM;
-  } else if (ccoo && regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty && ccoobytes < 1.0) {
+  } else if (regular && local && mean <= kShortRows && cv <= kUniformCV && empty <= kFewEmpty && ccoobytes < 1.0) {
     /* With 8-byte values CCOO saves only the column bytes (16-bit offsets: 12 -> 10 bytes a nonzero) and gives
        them back as padding when rows are padded to a multiple of K: it wins only where rows are uniform (little
        padding) and short, where CSR-order kernels pay most per row (a row offset, a y store and a reduction
@@ -305,7 +307,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   {
     int k = 0;
     while (k < n && order[k] != AUTO_CCOO) k++;
-    if (ccoo && k < n && k > 0 && local && ccoobytes < kSureBytes) {
+    if (k < n && k > 0 && local && ccoobytes < kSureBytes) {
       for (; k > 0; k--) order[k] = order[k - 1];
       order[0] = AUTO_CCOO;
       promoted = true;
@@ -341,7 +343,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
       if (order[k] == AUTO_SEGSUM) order[k] = AUTO_DCSR;
   PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s", why, promoted ? "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first" : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : ""));
 
-  auto usable = [&](int id) { return SpMVAutoInBuild(id) && (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
+  auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
     if (usable(order[k])) p->rank[p->nrank++] = order[k];
 

@@ -5,15 +5,20 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "ccoo.h"
 #include "../spmvdevice.cuh"
+#include "../spmvvalue.cuh"
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <cuda/functional>
+#include <cuda/std/tuple>
 #include <algorithm>
 #include <climits>
 
-#if !defined(PETSC_USE_COMPLEX)
+/* The kernels are templates over the value type V (PetscScalar: double, or thrust::complex<double>) and its bit
+   pattern Key = CCOOKeyOf<V> (uint64_t, or CCOOBits128: ccoo.h, COMPLEX SCALARS), instantiated for PetscScalar;
+   with double they are the real build's kernels as before. */
 namespace {
 using u64                  = unsigned long long;
+using Key                  = CCOOKeyOf<PetscScalar>; /* the table's key in this build (CCOOKey) */
 constexpr int      kMaxB     = 256;       /* threads per chunk: 8-bit row offsets need B <= 256 */
 constexpr int      kMaxWarps = kMaxB / 32;
 constexpr int      kThreads  = 256;       /* blocks of the row/entry kernels */
@@ -61,13 +66,15 @@ __global__ void RowSlots(PetscInt m, const int *__restrict__ rp, int K, int64_t 
 }
 
 /* the value sample of CCOOTableBuilt: out[k] = bits at CCOOSamplePos(k, nnz, ns) */
-__global__ void SampleBits(int64_t nnz, int64_t ns, const u64 *__restrict__ a, u64 *__restrict__ out)
+template <typename KeyT>
+__global__ void SampleBits(int64_t nnz, int64_t ns, const KeyT *__restrict__ a, KeyT *__restrict__ out)
 {
   for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < ns; k += (int64_t)gridDim.x * blockDim.x) out[k] = a[CCOOSamplePos(k, nnz, ns)];
 }
 
 /* position of b in the sorted table, -1 if absent (std::lower_bound on the host) */
-__device__ __forceinline__ int LutFind(const u64 *lut, int L, u64 b)
+template <typename KeyT>
+__device__ __forceinline__ int LutFind(const KeyT *lut, int L, KeyT b)
 {
   int lo = 0, hi = L;
   while (lo < hi) {
@@ -95,15 +102,39 @@ __device__ __forceinline__ int LutFind(const u64 *lut, int L, u64 b)
   counting past cap. Staging makes it one global atomic per 33 to kMissStage misses instead of one per warp
   iteration holding one (all the grid's warps add to one address: cage11 kron 64 has 1.6% misses, about one
   warp iteration in two would hold one).
+  Shared memory: the candidates, their counters and first positions, the staging: 34 KB with 64-bit keys, static
+  as ever; 50 KB with 128-bit keys (complex), more than a block may declare statically (48 KB), so there it is
+  dynamic shared memory of CountSharedBytes<KeyT>() bytes, which the launch opts in to (CountLaunch).
 */
 constexpr int kMissStage = 64; /* staged miss positions per warp: at least 32 (one iteration's) */
-__global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *__restrict__ a, int nc, const u64 *__restrict__ cand, u64 *__restrict__ count, int *__restrict__ first, int cap, int *__restrict__ mpos, u64 *__restrict__ nmiss)
+template <typename KeyT>
+constexpr std::size_t CountSharedBytes() { return (sizeof(KeyT) + sizeof(unsigned) + sizeof(int)) * CCOO_CANDIDATES + sizeof(int) * (kThreads / 32) * kMissStage; }
+template <typename KeyT>
+constexpr bool kCountDynamic = CountSharedBytes<KeyT>() > 48 * 1024;
+template <typename KeyT>
+__global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const KeyT *__restrict__ a, int nc, const KeyT *__restrict__ cand, u64 *__restrict__ count, int *__restrict__ first, int cap, int *__restrict__ mpos, u64 *__restrict__ nmiss)
 {
-  __shared__ u64      sc[CCOO_CANDIDATES];
-  __shared__ unsigned scnt[CCOO_CANDIDATES];
-  __shared__ int      sfirst[CCOO_CANDIDATES];
-  __shared__ int      stage[kThreads / 32][kMissStage];
-  const int           lane = threadIdx.x & 31;
+  KeyT     *sc;
+  unsigned *scnt;
+  int      *sfirst;
+  int (*stage)[kMissStage];
+  if constexpr (!kCountDynamic<KeyT>) {
+    __shared__ KeyT     ssc[CCOO_CANDIDATES];
+    __shared__ unsigned sscnt[CCOO_CANDIDATES];
+    __shared__ int      ssfirst[CCOO_CANDIDATES];
+    __shared__ int      sstage[kThreads / 32][kMissStage];
+    sc     = ssc;
+    scnt   = sscnt;
+    sfirst = ssfirst;
+    stage  = sstage;
+  } else {
+    extern __shared__ __align__(16) unsigned char dsm[];
+    sc     = reinterpret_cast<KeyT *>(dsm);
+    scnt   = reinterpret_cast<unsigned *>(sc + CCOO_CANDIDATES);
+    sfirst = reinterpret_cast<int *>(scnt + CCOO_CANDIDATES);
+    stage  = reinterpret_cast<int (*)[kMissStage]>(sfirst + CCOO_CANDIDATES);
+  }
+  const int lane = threadIdx.x & 31;
   int                *wst  = stage[threadIdx.x >> 5];
   int                 ns   = 0; /* staged misses of the warp (warp-uniform) */
   /* the warp's staged misses to mpos and *nmiss; every lane calls it (warp-uniform) */
@@ -151,7 +182,8 @@ __global__ void __launch_bounds__(kThreads) CountCandidates(int nnz, const u64 *
 
 /* the misses gathered for the sort: key[k] = the bit pattern at position mpos[k], rid[k] = k (the run ids
    that the count sort carries later) */
-__global__ void GatherMisses(int n, const int *__restrict__ mpos, const u64 *__restrict__ a, u64 *__restrict__ key, int *__restrict__ rid)
+template <typename KeyT>
+__global__ void GatherMisses(int n, const int *__restrict__ mpos, const KeyT *__restrict__ a, KeyT *__restrict__ key, int *__restrict__ rid)
 {
   for (int64_t k = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; k < n; k += (int64_t)gridDim.x * blockDim.x) {
     key[k] = a[mpos[k]];
@@ -160,17 +192,20 @@ __global__ void GatherMisses(int n, const int *__restrict__ mpos, const u64 *__r
 }
 
 /* the L most frequent missed runs (rid: run ids by count descending, ties by id = bits ascending; cnt: their
-   counts, 0 past the runs): out[i] = bits, out[L + i] = count, out[2L + i] = first position (all 0 where
-   the count is 0), out[3L] = the number of runs */
-__global__ void PickMissed(int L, const int *__restrict__ rid, const int *__restrict__ cnt, const u64 *__restrict__ uniq, const int *__restrict__ minpos, const int *__restrict__ nruns, u64 *__restrict__ out)
+   counts, 0 past the runs), into out, w = sizeof(KeyT) / 8 words a key: the bits in out[0, wL) (key i in words
+   wi..wi+w-1), out[wL + i] = count, out[(w+1)L + i] = first position (all 0 where the count is 0),
+   out[(w+2)L] = the number of runs (with 64-bit keys: out[i], out[L + i], out[2L + i], out[3L]) */
+template <typename KeyT>
+__global__ void PickMissed(int L, const int *__restrict__ rid, const int *__restrict__ cnt, const KeyT *__restrict__ uniq, const int *__restrict__ minpos, const int *__restrict__ nruns, u64 *__restrict__ out)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i == 0) out[3 * L] = (u64)*nruns;
+  constexpr int w = (int)(sizeof(KeyT) / sizeof(u64));
+  const int     i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i == 0) out[(w + 2) * L] = (u64)*nruns;
   if (i >= L) return;
   const int c = cnt[i], r = c > 0 ? rid[i] : 0;
-  out[i]         = c > 0 ? uniq[r] : 0ull;
-  out[L + i]     = (u64)c;
-  out[2 * L + i] = c > 0 ? (u64)minpos[r] : 0ull;
+  reinterpret_cast<KeyT *>(out)[i] = c > 0 ? uniq[r] : KeyT{};
+  out[w * L + i]                   = (u64)c;
+  out[(w + 1) * L + i]             = c > 0 ? (u64)minpos[r] : 0ull;
 }
 
 /* block reductions for blockDim.x <= kMaxB, a multiple of 32; every thread gets the result */
@@ -200,9 +235,10 @@ __device__ int BlockMax(int v, int *sh)
   starts), CSR position and real entries; the chunk's flags, base row, smallest column, column width,
   table membership and blob size. Same rules as CCOOBuildHostLayout.
 */
-__global__ void __launch_bounds__(kMaxB) Analyze(int64_t nchunks, int64_t S, PetscInt m, int nnz, int K, const int64_t *__restrict__ gstart, const int *__restrict__ rp, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, int col_bits, int single_ok, int *__restrict__ slot_row, int *__restrict__ slot_src, unsigned char *__restrict__ slot_cnt, unsigned char *__restrict__ fmt, int *__restrict__ row_base, int *__restrict__ col_base, int64_t *__restrict__ size)
+template <typename KeyT>
+__global__ void __launch_bounds__(kMaxB) Analyze(int64_t nchunks, int64_t S, PetscInt m, int nnz, int K, const int64_t *__restrict__ gstart, const int *__restrict__ rp, const int *__restrict__ Aj, const KeyT *__restrict__ Abits, const KeyT *__restrict__ lut, int L, int col_bits, int single_ok, int *__restrict__ slot_row, int *__restrict__ slot_src, unsigned char *__restrict__ slot_cnt, unsigned char *__restrict__ fmt, int *__restrict__ row_base, int *__restrict__ col_base, int64_t *__restrict__ size)
 {
-  __shared__ u64 slut[256];
+  __shared__ KeyT slut[256];
   __shared__ int sh[kMaxWarps];
   __shared__ int last_row, last_next;
   const int      B = blockDim.x, t = threadIdx.x;
@@ -263,9 +299,10 @@ __global__ void __launch_bounds__(kMaxB) Analyze(int64_t nchunks, int64_t S, Pet
 }
 
 /* The blob (row offsets, column offsets or sentinels, table indices) and the plain values of every chunk */
-__global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int K, const int *__restrict__ slot_row, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const int *__restrict__ Aj, const u64 *__restrict__ Abits, const u64 *__restrict__ lut, int L, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ blob, u64 *__restrict__ vals)
+template <typename KeyT>
+__global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int K, const int *__restrict__ slot_row, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const int *__restrict__ Aj, const KeyT *__restrict__ Abits, const KeyT *__restrict__ lut, int L, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ blob, KeyT *__restrict__ vals)
 {
-  __shared__ u64 slut[256];
+  __shared__ KeyT slut[256];
   const int      B = blockDim.x, t = threadIdx.x;
   const int64_t  C = (int64_t)B * K;
 
@@ -291,7 +328,7 @@ __global__ void __launch_bounds__(kMaxB) Fill(int64_t nchunks, int K, const int 
       else if (code == 1) reinterpret_cast<unsigned short *>(p)[q] = (unsigned short)off;
       else reinterpret_cast<unsigned int *>(p)[q] = off;
       if (f & CCOO_HAS_IDX) idx[q] = real ? (unsigned char)LutFind(slut, L, Abits[e]) : 0;
-      vals[c * C + q] = real ? Abits[e] : 0ull;
+      vals[c * C + q] = real ? Abits[e] : KeyT{};
     }
   }
 }
@@ -322,14 +359,15 @@ __global__ void CountChunks(int64_t nchunks, const unsigned char *__restrict__ f
 
 /* lut[i] = a[rep[i]]; a chunk with indices keeps table values iff every new value equals its entry bit
    for bit, else (and for chunks without indices) its plain values are rewritten. One block per chunk. */
-__global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const unsigned char *__restrict__ blob, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ fmt, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const u64 *__restrict__ Abits, const int *__restrict__ rep, int L, u64 *__restrict__ lut, u64 *__restrict__ vals, u64 *__restrict__ nlut)
+template <typename KeyT>
+__global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const unsigned char *__restrict__ blob, const int64_t *__restrict__ chunk_ptr, unsigned char *__restrict__ fmt, const int *__restrict__ slot_src, const unsigned char *__restrict__ slot_cnt, const KeyT *__restrict__ Abits, const int *__restrict__ rep, int L, KeyT *__restrict__ lut, KeyT *__restrict__ vals, u64 *__restrict__ nlut)
 {
-  __shared__ u64 slut[256];
+  __shared__ KeyT slut[256];
   const int      B = blockDim.x, t = threadIdx.x;
   const int64_t  C = (int64_t)B * K;
 
   for (int i = t; i < L; i += B) {
-    const u64 b = Abits[rep[i]];
+    const KeyT b = Abits[rep[i]];
     slut[i]     = b;
     if (blockIdx.x == 0) lut[i] = b;
   }
@@ -338,9 +376,9 @@ __global__ void __launch_bounds__(kMaxB) Refresh(int64_t nchunks, int K, const u
     const unsigned f   = fmt[c];
     const int64_t  s   = c * B + t;
     const int      src = slot_src[s], cnt = slot_cnt[s];
-    u64            a[CCOO_KMAX]; /* fixed size, k < K guards: the compiler keeps it in registers */
+    KeyT           a[CCOO_KMAX]; /* fixed size, k < K guards: the compiler keeps it in registers */
 #pragma unroll
-    for (int k = 0; k < CCOO_KMAX; k++) a[k] = k < K && k < cnt ? Abits[src + k] : 0ull;
+    for (int k = 0; k < CCOO_KMAX; k++) a[k] = k < K && k < cnt ? Abits[src + k] : KeyT{};
     int ok = 0;
     if (f & CCOO_HAS_IDX) {
       const unsigned char *idx = blob + chunk_ptr[c] + ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3));
@@ -378,32 +416,46 @@ __global__ void ZeroCrossing(int64_t nchunks, PetscInt m, const unsigned char *_
     }
 }
 
-/* thread t's K entries (k-major: k*B + t), sentinels skipped; the sum starts at -0.0 when adding */
-template <int K, typename T, bool LUT, bool ADD>
-__device__ __forceinline__ double ChunkDot(const unsigned char *colp, const unsigned char *idxp, const double *vb, const double *slut, const double *xb, int B, int t)
+/* the value of a table entry's bits */
+template <typename V>
+__device__ __forceinline__ V FromBits(const CCOOKeyOf<V> &b)
+{
+  if constexpr (spmv::kIsComplex<V>) return V(__longlong_as_double((long long)b.re), __longlong_as_double((long long)b.im));
+  else return __longlong_as_double((long long)b);
+}
+
+/* thread t's K entries (k-major: k*B + t), sentinels skipped; the sum starts at -0.0 (both parts) when adding.
+   Complex: v = a x + v by spmv::Fma (two fmas a part in a fixed order, SpMVFma on the host). Double: v += a x as
+   written, which the compiler contracts to the same fma (and folds the first -0.0 + a x to a product, the same bits):
+   spelled so, the real build's kernels are the instructions they were before the complex port. */
+template <typename V, int K, typename T, bool LUT, bool ADD>
+__device__ __forceinline__ V ChunkDot(const unsigned char *colp, const unsigned char *idxp, const V *vb, const V *slut, const V *xb, int B, int t)
 {
   const T    *cp   = reinterpret_cast<const T *>(colp);
   constexpr T sent = (T)~(T)0;
   T           off[K];
-  double      a[K];
+  V           a[K];
 #pragma unroll
   for (int k = 0; k < K; k++) off[k] = __ldcs(cp + k * B + t);
 #pragma unroll
   for (int k = 0; k < K; k++) {
     if (LUT) a[k] = slut[__ldcs(idxp + k * B + t)];
-    else a[k] = __ldcs(vb + k * B + t);
+    else a[k] = spmv::Ldcs(vb + k * B + t);
   }
-  double v = ADD ? -0.0 : 0.0;
+  V v = ADD ? -V(0.0) : V(0.0);
 #pragma unroll
   for (int k = 0; k < K; k++)
-    if (off[k] != sent) v += a[k] * __ldg(xb + off[k]);
+    if (off[k] != sent) {
+      if constexpr (spmv::kIsComplex<V>) v = spmv::Fma(a[k], spmv::Ldg(xb + off[k]), v);
+      else v += a[k] * __ldg(xb + off[k]);
+    }
   return v;
 }
 
-template <bool ADD>
-__device__ __forceinline__ void StoreRow(PetscScalar *y, int r, double s, bool cross)
+template <typename V, bool ADD>
+__device__ __forceinline__ void StoreRow(V *y, int r, V s, bool cross)
 {
-  if (cross) atomicAdd(y + r, s);
+  if (cross) spmv::AtomicAdd(y + r, s);
   else if (ADD) y[r] += s;
   else y[r] = s;
 }
@@ -417,56 +469,56 @@ __device__ __forceinline__ void StoreRow(PetscScalar *y, int r, double s, bool c
   the chunk's first row when it continues from the previous chunk and for its last row when it
   continues into the next one, a plain store otherwise.
 */
-template <int K, bool ADD>
-__global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, const unsigned char *__restrict__ blob, const double *__restrict__ vals, const u64 *__restrict__ lut, int lutn, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y)
+template <typename V, int K, bool ADD>
+__global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const unsigned char *__restrict__ fmt, const int *__restrict__ row_base, const int *__restrict__ col_base, const int64_t *__restrict__ chunk_ptr, const unsigned char *__restrict__ blob, const V *__restrict__ vals, const CCOOKeyOf<V> *__restrict__ lut, int lutn, const V *__restrict__ x, V *__restrict__ y)
 {
-  __shared__ double slut[256];
-  __shared__ double wsum[kMaxWarps];
-  __shared__ int    wfirst[kMaxWarps], wlast[kMaxWarps];
-  const int         B = blockDim.x, t = threadIdx.x, lane = t & 31, w = t >> 5, nw = B >> 5;
-  const int64_t     C = (int64_t)B * K;
+  __shared__ V   slut[256];
+  __shared__ V   wsum[kMaxWarps];
+  __shared__ int wfirst[kMaxWarps], wlast[kMaxWarps];
+  const int      B = blockDim.x, t = threadIdx.x, lane = t & 31, w = t >> 5, nw = B >> 5;
+  const int64_t  C = (int64_t)B * K;
 
   if (lutn > 0) {
-    for (int i = t; i < lutn; i += B) slut[i] = __longlong_as_double((long long)lut[i]);
+    for (int i = t; i < lutn; i += B) slut[i] = FromBits<V>(lut[i]);
     __syncthreads();
   }
   for (int64_t c = blockIdx.x; c < nchunks; c += gridDim.x) {
     const unsigned       f    = __ldg(fmt + c);
     const int            rb   = __ldg(row_base + c), code = (f >> 1) & 3;
     const unsigned char *p    = blob + __ldg(chunk_ptr + c);
-    const double        *xb   = x + __ldg(col_base + c);
-    const double        *vb   = vals + c * C;
+    const V             *xb   = x + __ldg(col_base + c);
+    const V             *vb   = vals + c * C;
     const bool           single = f & CCOO_SINGLE;
     int                  ro     = 0;
     if (!single) {
       ro = __ldcs(p + t);
       p += B;
     }
-    double v;
+    V v;
     if (f & CCOO_LUT_MODE) {
       const unsigned char *ip = p + (C << code);
-      if (code == 0) v = ChunkDot<K, unsigned char, true, ADD>(p, ip, vb, slut, xb, B, t);
-      else if (code == 1) v = ChunkDot<K, unsigned short, true, ADD>(p, ip, vb, slut, xb, B, t);
-      else v = ChunkDot<K, unsigned int, true, ADD>(p, ip, vb, slut, xb, B, t);
+      if (code == 0) v = ChunkDot<V, K, unsigned char, true, ADD>(p, ip, vb, slut, xb, B, t);
+      else if (code == 1) v = ChunkDot<V, K, unsigned short, true, ADD>(p, ip, vb, slut, xb, B, t);
+      else v = ChunkDot<V, K, unsigned int, true, ADD>(p, ip, vb, slut, xb, B, t);
     } else {
-      if (code == 0) v = ChunkDot<K, unsigned char, false, ADD>(p, nullptr, vb, slut, xb, B, t);
-      else if (code == 1) v = ChunkDot<K, unsigned short, false, ADD>(p, nullptr, vb, slut, xb, B, t);
-      else v = ChunkDot<K, unsigned int, false, ADD>(p, nullptr, vb, slut, xb, B, t);
+      if (code == 0) v = ChunkDot<V, K, unsigned char, false, ADD>(p, nullptr, vb, slut, xb, B, t);
+      else if (code == 1) v = ChunkDot<V, K, unsigned short, false, ADD>(p, nullptr, vb, slut, xb, B, t);
+      else v = ChunkDot<V, K, unsigned int, false, ADD>(p, nullptr, vb, slut, xb, B, t);
     }
     if (single) {
-      for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(kFull, v, o);
+      for (int o = 16; o > 0; o >>= 1) v += spmv::ShflDown(kFull, v, o);
       if (lane == 0) wsum[w] = v;
       __syncthreads();
       if (t == 0) {
-        double s = wsum[0];
+        V s = wsum[0];
         for (int i = 1; i < nw; i++) s += wsum[i];
-        if (rb >= 0 && rb < m) StoreRow<ADD>(y, rb, s, (f & (CCOO_CONT_PREV | CCOO_CONT_NEXT)) != 0);
+        if (rb >= 0 && rb < m) StoreRow<V, ADD>(y, rb, s, (f & (CCOO_CONT_PREV | CCOO_CONT_NEXT)) != 0);
       }
     } else {
       /* warp segmented suffix scan (Listing 1.2): lane i ends with the sum of lanes i.. of its row */
 #pragma unroll
       for (int l = 1; l < 32; l <<= 1) {
-        const double tv = __shfl_down_sync(kFull, v, l);
+        const V      tv = spmv::ShflDown(kFull, v, l);
         const int    tr = __shfl_down_sync(kFull, ro, l);
         if (lane + l < 32 && tr == ro) v += tv;
       }
@@ -479,7 +531,7 @@ __global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const
       __syncthreads();
       const bool head = lane == 0 ? !(w > 0 && wlast[w - 1] == ro) : prev != ro;
       if (head) {
-        double s = v;
+        V s = v;
         if (wlast[w] == ro) /* my segment reaches the end of the warp: collect the warps that continue it */
           for (int w2 = w + 1; w2 < nw && wfirst[w2] == ro; w2++) {
             s += wsum[w2];
@@ -487,7 +539,7 @@ __global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const
           }
         const bool cross = (ro == 0 && (f & CCOO_CONT_PREV)) || (ro == wlast[nw - 1] && (f & CCOO_CONT_NEXT));
         const int  r     = rb + ro;
-        if (r >= 0 && r < m) StoreRow<ADD>(y, r, s, cross);
+        if (r >= 0 && r < m) StoreRow<V, ADD>(y, r, s, cross);
       }
     }
     __syncthreads(); /* wsum / wfirst / wlast are rewritten by the next chunk */
@@ -495,11 +547,11 @@ __global__ void __launch_bounds__(kMaxB) SpMV(int64_t nchunks, PetscInt m, const
 }
 
 template <int K>
-PetscErrorCode LaunchSpMV(bool add, unsigned grid, int B, cudaStream_t s, int64_t nchunks, PetscInt m, const unsigned char *fmt, const int *row_base, const int *col_base, const int64_t *chunk_ptr, const unsigned char *blob, const double *vals, const u64 *lut, int lutn, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode LaunchSpMV(bool add, unsigned grid, int B, cudaStream_t s, int64_t nchunks, PetscInt m, const unsigned char *fmt, const int *row_base, const int *col_base, const int64_t *chunk_ptr, const unsigned char *blob, const PetscScalar *vals, const Key *lut, int lutn, const PetscScalar *x, PetscScalar *y)
 {
   PetscFunctionBegin;
-  if (add) SpMV<K, true><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
-  else SpMV<K, false><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
+  if (add) SpMV<PetscScalar, K, true><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
+  else SpMV<PetscScalar, K, false><<<grid, B, 0, s>>>(nchunks, m, fmt, row_base, col_base, chunk_ptr, blob, vals, lut, lutn, x, y);
   SpMVCheckLaunch();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -510,19 +562,34 @@ PetscErrorCode Occupancy(int B, int *nb)
   int a = 0, b = 0;
 
   PetscFunctionBegin;
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&a, SpMV<K, false>, B, 0));
-  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, SpMV<K, true>, B, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&a, SpMV<PetscScalar, K, false>, B, 0));
+  PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, SpMV<PetscScalar, K, true>, B, 0));
   *nb = std::max(1, std::min(a, b));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the radix sort of (bit pattern, position) pairs by the whole pattern: the 64 bits of a double, or a complex
+   value's 128 as (real bits, imaginary bits), the real part's most significant (cub's decomposer): the order of
+   CCOOBits128's operator< */
+template <typename KeyT>
+struct KeyParts {
+  __host__ __device__ ::cuda::std::tuple<uint64_t &, uint64_t &> operator()(KeyT &k) const { return {k.re, k.im}; }
+};
+template <typename KeyT>
+cudaError_t SortByBits(void *tmp, std::size_t &need, const KeyT *kin, KeyT *kout, const int *vin, int *vout, int n, cudaStream_t s)
+{
+  if constexpr (std::is_same_v<KeyT, CCOOBits128>) return cub::DeviceRadixSort::SortPairs(tmp, need, kin, kout, vin, vout, n, KeyParts<KeyT>{}, 0, 128, s);
+  else return cub::DeviceRadixSort::SortPairs(tmp, need, kin, kout, vin, vout, n, 0, 64, s);
 }
 
 struct CCOODevice {
   unsigned char *fmt = nullptr, *blob = nullptr, *slot_cnt = nullptr;
   int           *row_base = nullptr, *col_base = nullptr, *slot_src = nullptr, *rep = nullptr;
   int64_t       *chunk_ptr = nullptr;
-  double        *vals      = nullptr;
-  u64           *lut = nullptr, *counter = nullptr;
-  std::size_t    bytes = 0;
+  PetscScalar   *vals      = nullptr;
+  Key           *lut       = nullptr;
+  u64           *counter   = nullptr;
+  std::size_t    bytes     = 0;
 };
 } // namespace
 
@@ -588,8 +655,10 @@ public:
     /* table build: the candidates, their counts and the miss counter (one buffer), their first positions, the
        misses' positions; for the missed values (only when counted): bit patterns (gathered, sorted), sorted
        positions, run bit patterns, run counts (then sorted), run first positions, run ids (then sorted), the
-       numbers of runs (2), the picked runs */
-    u64 *cc = nullptr, *mkey = nullptr, *muniq = nullptr, *msel = nullptr;
+       numbers of runs (2), the picked runs. A key takes kw 64-bit words of the u64 buffers (1, complex 2). */
+    constexpr int kw = (int)(sizeof(Key) / sizeof(u64));
+    u64          *cc = nullptr, *msel = nullptr;
+    Key          *mkey = nullptr, *muniq = nullptr;
     int *cfirst = nullptr, *mpos = nullptr, *mpos2 = nullptr, *mcnt = nullptr, *mmin = nullptr, *mrid = nullptr, *mnr = nullptr;
     std::size_t need = 0;
 
@@ -610,18 +679,18 @@ public:
 
     /* 1. row statistics */
     /* ... and the value sample that decides whether the table is built (CCOOTableBuilt), in the same sync */
-    const u64            *Abits = reinterpret_cast<const u64 *>(A.a);
-    std::vector<uint64_t> sample, cand;
+    const Key       *Abits = reinterpret_cast<const Key *>(A.a);
+    std::vector<Key> sample, cand;
     if (opt.lut_size > 0 && A.nnz > 0) st.nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
     sample.resize((std::size_t)st.nsample);
-    PetscCall(spmv::DeviceAlloc(&sums, kStats + st.nsample, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&sums, kStats + kw * st.nsample, nullptr, s)); /* the statistics, then the sample */
     PetscCallCUDA(cudaMemsetAsync(sums, 0, kStats * sizeof(u64), s));
     RowStats<<<GridFor(m, 1024), kThreads, 0, s>>>(m, A.i, A.j, sums);
     SpMVCheckLaunch();
     if (st.nsample) {
-      SampleBits<<<GridFor(st.nsample, 64), kThreads, 0, s>>>(A.nnz, st.nsample, Abits, sums + kStats);
+      SampleBits<<<GridFor(st.nsample, 64), kThreads, 0, s>>>(A.nnz, st.nsample, Abits, reinterpret_cast<Key *>(sums + kStats));
       SpMVCheckLaunch();
-      PetscCallCUDA(cudaMemcpyAsync(sample.data(), sums + kStats, st.nsample * sizeof(u64), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(sample.data(), sums + kStats, st.nsample * sizeof(Key), cudaMemcpyDeviceToHost, s));
     }
     PetscCallCUDA(cudaMemcpyAsync(hs, sums, kStats * sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
@@ -636,33 +705,38 @@ public:
           when the misses are few (CCOOMissesCounted), the missed values counted by a sort of their bit patterns
           with their positions, run lengths and minimum positions, and the lut_size most frequent runs sent to
           the host; the top L picked on the host as the host build picks it (CCOOPickTable) */
-    std::vector<uint64_t> hlut;
-    std::vector<int>      hrep;
+    std::vector<Key> hlut;
+    std::vector<int> hrep;
     if (st.nsample && CCOOTableBuilt(st)) {
       const int            nc  = (int)cand.size(); /* 1 .. CCOO_CANDIDATES: the sample is not empty */
       const int            cap = (int)CCOOMissCap(A.nnz);
-      std::vector<u64>     hcc(2 * (std::size_t)nc + 1, 0ull);
+      std::vector<u64>     hcc((kw + 1) * (std::size_t)nc + 1, 0ull); /* candidates (kw words each), counts, the miss counter */
       std::vector<int>     hfirst(nc, INT_MAX);
       std::vector<CCOORun> runs;
-      for (int i = 0; i < nc; i++) hcc[i] = (u64)cand[i];
-      PetscCall(spmv::DeviceAlloc(&cc, 2 * (std::size_t)nc + 1, nullptr, s)); /* candidates, their counts, the miss counter */
+      std::size_t          dyn = 0; /* CountCandidates' dynamic shared memory (128-bit keys) */
+      std::memcpy(hcc.data(), cand.data(), nc * sizeof(Key));
+      PetscCall(spmv::DeviceAlloc(&cc, hcc.size(), nullptr, s));
       PetscCall(spmv::DeviceAlloc(&cfirst, nc, nullptr, s));
       PetscCall(spmv::DeviceAlloc(&mpos, cap, nullptr, s));
-      PetscCallCUDA(cudaMemcpyAsync(cc, hcc.data(), (2 * (std::size_t)nc + 1) * sizeof(u64), cudaMemcpyHostToDevice, s));
+      PetscCallCUDA(cudaMemcpyAsync(cc, hcc.data(), hcc.size() * sizeof(u64), cudaMemcpyHostToDevice, s));
       PetscCallCUDA(cudaMemcpyAsync(cfirst, hfirst.data(), nc * sizeof(int), cudaMemcpyHostToDevice, s));
-      CountCandidates<<<GridFor(A.nnz, (int64_t)sms * 4), kThreads, 0, s>>>((int)A.nnz, Abits, nc, cc, cc + nc, cfirst, cap, mpos, cc + 2 * nc);
+      if constexpr (kCountDynamic<Key>) {
+        dyn = CountSharedBytes<Key>();
+        PetscCallCUDA(cudaFuncSetAttribute(CountCandidates<Key>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+      }
+      CountCandidates<<<GridFor(A.nnz, (int64_t)sms * 4), kThreads, dyn, s>>>((int)A.nnz, Abits, nc, reinterpret_cast<const Key *>(cc), cc + kw * nc, cfirst, cap, mpos, cc + (kw + 1) * nc);
       SpMVCheckLaunch();
-      PetscCallCUDA(cudaMemcpyAsync(hcc.data() + nc, cc + nc, (nc + 1) * sizeof(u64), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(hcc.data() + kw * nc, cc + kw * nc, (nc + 1) * sizeof(u64), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaMemcpyAsync(hfirst.data(), cfirst, nc * sizeof(int), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
-      for (int i = 0; i < nc; i++) runs.push_back({cand[i], (int64_t)hcc[nc + i], hfirst[i]});
-      st.nmiss     = (int64_t)hcc[2 * nc];
+      for (int i = 0; i < nc; i++) runs.push_back({cand[i], (int64_t)hcc[kw * nc + i], hfirst[i]});
+      st.nmiss     = (int64_t)hcc[(kw + 1) * nc];
       st.ndistinct = nc;
       if (st.nmiss && CCOOMissesCounted(st.nmiss, A.nnz)) { /* every miss is in mpos[0..nm) */
         const int nm = (int)st.nmiss, Lm = (int)std::min<int64_t>(opt.lut_size, nm);
         int       cbits = 1;                   /* the counts are <= nm: the bits of nm suffice for their sort */
         while (cbits < 31 && (nm >> cbits)) cbits++;
-        std::vector<u64> hsel(3 * (std::size_t)Lm + 1);
+        std::vector<u64> hsel((kw + 2) * (std::size_t)Lm + 1); /* PickMissed's: keys, counts, first positions, runs */
         PetscCall(spmv::DeviceAlloc(&mkey, 2 * (std::size_t)nm, nullptr, s)); /* gathered, sorted */
         PetscCall(spmv::DeviceAlloc(&mpos2, nm, nullptr, s));
         PetscCall(spmv::DeviceAlloc(&muniq, nm, nullptr, s));
@@ -670,13 +744,13 @@ public:
         PetscCall(spmv::DeviceAlloc(&mmin, nm, nullptr, s));
         PetscCall(spmv::DeviceAlloc(&mrid, 2 * (std::size_t)nm, nullptr, s)); /* run ids, sorted by count */
         PetscCall(spmv::DeviceAlloc(&mnr, 2, nullptr, s));
-        PetscCall(spmv::DeviceAlloc(&msel, 3 * (std::size_t)Lm + 1, nullptr, s));
+        PetscCall(spmv::DeviceAlloc(&msel, hsel.size(), nullptr, s));
         GatherMisses<<<GridFor(nm), kThreads, 0, s>>>(nm, mpos, Abits, mkey, mrid);
         SpMVCheckLaunch();
-        /* (bits, position) by bits, all 64 of them (at most nnz / 16 keys) */
-        PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, mkey, mkey + nm, mpos, mpos2, nm, 0, 64, s));
+        /* (bits, position) by bits, all 64 (complex: 128) of them (at most nnz / 16 keys) */
+        PetscCallCUDA(SortByBits(nullptr, need, mkey, mkey + nm, mpos, mpos2, nm, s));
         PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
-        PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, mkey, mkey + nm, mpos, mpos2, nm, 0, 64, s));
+        PetscCallCUDA(SortByBits(tmp, need, mkey, mkey + nm, mpos, mpos2, nm, s));
         /* runs: bit patterns and counts (counts past the runs stay 0), and the minimum position of each (the
            positions of a run are in no particular order: the compaction's) */
         PetscCallCUDA(cudaMemsetAsync(mcnt, 0, nm * sizeof(int), s));
@@ -695,14 +769,18 @@ public:
         PetscCallCUDA(cudaMemcpyAsync(hsel.data(), msel, hsel.size() * sizeof(u64), cudaMemcpyDeviceToHost, s));
         PetscCallCUDA(cudaStreamSynchronize(s));
         for (int i = 0; i < Lm; i++)
-          if (hsel[Lm + i]) runs.push_back({(uint64_t)hsel[i], (int64_t)hsel[Lm + i], (int)hsel[2 * Lm + i]});
-        st.ndistinct += (int64_t)hsel[3 * Lm];
+          if (hsel[kw * Lm + i]) {
+            Key b;
+            std::memcpy(&b, hsel.data() + kw * i, sizeof(Key));
+            runs.push_back({b, (int64_t)hsel[kw * Lm + i], (int)hsel[(kw + 1) * Lm + i]});
+          }
+        st.ndistinct += (int64_t)hsel[(kw + 2) * Lm];
       }
       CCOOPickTable(std::move(runs), opt.lut_size, &hlut, &hrep, &st.lut_cover);
       st.L = (PetscInt)hlut.size();
       PetscCall(spmv::DeviceAlloc(&dev.lut, st.L, &dev.bytes, s));
       PetscCall(spmv::DeviceAlloc(&dev.rep, st.L, &dev.bytes, s));
-      PetscCallCUDA(cudaMemcpyAsync(dev.lut, hlut.data(), st.L * sizeof(u64), cudaMemcpyHostToDevice, s)); /* hlut and hrep live until the end */
+      PetscCallCUDA(cudaMemcpyAsync(dev.lut, hlut.data(), st.L * sizeof(Key), cudaMemcpyHostToDevice, s)); /* hlut and hrep live until the end */
       PetscCallCUDA(cudaMemcpyAsync(dev.rep, hrep.data(), st.L * sizeof(int), cudaMemcpyHostToDevice, s));
     }
 
@@ -741,7 +819,7 @@ public:
     /* 6. fill */
     PetscCall(spmv::DeviceAlloc(&dev.blob, st.blob_bytes, &dev.bytes, s));
     PetscCall(spmv::DeviceAlloc(&dev.vals, st.padded, &dev.bytes, s));
-    Fill<<<gridb, B, 0, s>>>(st.nchunks, (int)K, slot_row, dev.slot_src, dev.slot_cnt, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<u64 *>(dev.vals));
+    Fill<<<gridb, B, 0, s>>>(st.nchunks, (int)K, slot_row, dev.slot_src, dev.slot_cnt, A.j, Abits, dev.lut, (int)st.L, dev.fmt, dev.row_base, dev.col_base, dev.chunk_ptr, dev.blob, reinterpret_cast<Key *>(dev.vals));
     SpMVCheckLaunch();
 
     /* 7. chunk counts */
@@ -780,7 +858,7 @@ public:
     PetscFunctionBegin;
     if (!st.nchunks) PetscFunctionReturn(PETSC_SUCCESS);
     PetscCallCUDA(cudaMemsetAsync(dev.counter, 0, sizeof(u64), s));
-    Refresh<<<gridb, (unsigned)st.B, 0, s>>>(st.nchunks, (int)st.K, dev.blob, dev.chunk_ptr, dev.fmt, dev.slot_src, dev.slot_cnt, reinterpret_cast<const u64 *>(A.a), dev.rep, (int)st.L, dev.lut, reinterpret_cast<u64 *>(dev.vals), dev.counter);
+    Refresh<<<gridb, (unsigned)st.B, 0, s>>>(st.nchunks, (int)st.K, dev.blob, dev.chunk_ptr, dev.fmt, dev.slot_src, dev.slot_cnt, reinterpret_cast<const Key *>(A.a), dev.rep, (int)st.L, dev.lut, reinterpret_cast<Key *>(dev.vals), dev.counter);
     SpMVCheckLaunch();
     PetscCallCUDA(cudaMemcpyAsync(&n, dev.counter, sizeof(u64), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
@@ -811,7 +889,7 @@ public:
   PetscErrorCode View(PetscViewer v) const override
   {
     const double  nnz    = st.nnz ? (double)st.nnz : 1.0;
-    const int64_t mbytes = CCOOMatrixBytes(st);
+    const int64_t mbytes = CCOOMatrixBytes(st), vs = (int64_t)sizeof(PetscScalar); /* a value: 8 bytes, 16 complex */
 
     PetscFunctionBegin;
     PetscCall(PetscViewerASCIIPrintf(v, "CCOO: rows %" PetscInt_FMT " (%" PetscInt_FMT " nonempty), columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT ", longest row %" PetscInt_FMT "\n", st.m, st.nonempty, st.n, (PetscInt64)st.nnz, st.maxlen));
@@ -822,8 +900,8 @@ public:
     else if (!CCOOTableBuilt(st)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: no value table: its %" PetscInt_FMT " most frequent sampled values cover %" PetscInt64_FMT " of %" PetscInt64_FMT " sampled (less than 1/%d)\n", opt.lut_size, (PetscInt64)st.nscover, (PetscInt64)st.nsample, (int)CCOO_COVER_DIV));
     else if (CCOOMissesCounted(st.nmiss, st.nnz)) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries, the most frequent of the %" PetscInt64_FMT " distinct values (%" PetscInt64_FMT " nonzeros outside the sample's candidates, counted too), covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, (PetscInt64)st.nmiss, 100.0 * (double)st.lut_cover / nnz));
     else PetscCall(PetscViewerASCIIPrintf(v, "CCOO: value table %" PetscInt_FMT " entries, the most frequent of %" PetscInt64_FMT " sampled candidates (%" PetscInt64_FMT " nonzeros, more than 1/%d, hold other values: not counted), covering %.1f%% of the nonzeros\n", st.L, (PetscInt64)st.ndistinct, (PetscInt64)st.nmiss, (int)CCOO_MISS_DIV, 100.0 * (double)st.lut_cover / nnz));
-    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor 12 nnz + 20 m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + 8 * (int64_t)st.n + 8 * (int64_t)st.m + 16 * st.ncross) / nnz, (12.0 * (double)st.nnz + 20.0 * (double)st.m) / nnz));
-    if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, 8.0 * st.padded / 1e6));
+    PetscCall(PetscViewerASCIIPrintf(v, "CCOO: bytes per nonzero moved by a product: matrix %.3f, with x and y %.3f (CSR floor %d nnz + %d m: %.3f)\n", (double)mbytes / nnz, (double)(mbytes + vs * (int64_t)st.n + vs * (int64_t)st.m + 2 * vs * st.ncross) / nnz, (int)(vs + 4), (int)(2 * vs + 4), ((double)(vs + 4) * (double)st.nnz + (double)(2 * vs + 4) * (double)st.m) / nnz));
+    if (dev.bytes) PetscCall(PetscViewerASCIIPrintf(v, "CCOO: device memory %.3g MB (index blob %.3g MB, plain values reserved for every chunk %.3g MB)\n", dev.bytes / 1e6, st.blob_bytes / 1e6, (double)vs * st.padded / 1e6));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -868,12 +946,12 @@ public:
       PetscCall(spmv::Download(d.col_base, dev.col_base));
       PetscCall(spmv::Download(d.chunk_ptr, dev.chunk_ptr));
       PetscCall(spmv::Download(d.blob, dev.blob));
-      PetscCall(spmv::Download(d.vals, dev.vals));
+      PetscCall(spmv::Download(d.vals, SpMVHostArray(dev.vals)));
       PetscCall(spmv::Download(d.slot_src, dev.slot_src));
       PetscCall(spmv::Download(d.slot_cnt, dev.slot_cnt));
     }
     if (st.L) {
-      PetscCall(spmv::Download(d.lut, reinterpret_cast<const uint64_t *>(dev.lut))); /* u64 is unsigned long long, uint64_t may be unsigned long */
+      PetscCall(spmv::Download(d.lut, dev.lut));
       PetscCall(spmv::Download(d.rep, dev.rep));
     }
     /* every invariant against the current CSR (exact values, bit for bit) */
@@ -898,7 +976,3 @@ public:
 };
 
 SpMVFormat *CCOOCreate(void) { return new CCOO(); }
-#else
-/* complex scalars: not ported yet (the value table and its kernels are written for real values), so the type says so (spmvformat.h) */
-SpMVFormat *CCOOCreate(void) { return new SpMVUnavailableFormat("ccoo is not available with complex scalars yet: its value table keys on 64-bit patterns of real values (with complex scalars: brc, argcsr, segsum, suraa, spmv)"); }
-#endif

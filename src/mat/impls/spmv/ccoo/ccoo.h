@@ -25,7 +25,9 @@
    the kernel skips it, so padding reads no x and never turns 0*Inf into NaN (empty rows give exactly
    0); real offsets are therefore limited to 254 / 65534 for 8 / 16 bits. The table needs no 0.0.
    Table (B3 "LUT"): lut[0..L) = bit patterns of values (exact bit comparison: -0.0 and +0.0 differ, NaN
-   payloads are kept), stored sorted by bit pattern (the index is the position); rep[i] = first CSR
+   payloads are kept; with complex scalars the 128-bit pattern of both parts, CCOOKey, ordered by the real
+   part's 64 bits, then the imaginary part's: (-0.0, 1) and (+0.0, 1) are two entries), stored sorted by bit
+   pattern (the index is the position); rep[i] = first CSR
    position holding lut[i]. [D] Which patterns: the value sample (below: nsample = min(CCOO_SAMPLE, nnz)
    values at CCOOSamplePos) gives the candidates, its distinct bit patterns, at most CCOO_CANDIDATES of
    them (the most frequent in the sample, ties to the smaller bit pattern). One pass over every nonzero
@@ -85,7 +87,8 @@
      from the second sweep, sweep-20261123-051454.csv: K = 8 beat K = 16 on cage11, K = 16 won on
      nasa4704 and the constant 27-point stencil), with ebytes = colbytes + vbytes the bytes of a stored entry: colbytes = 2 + 2 wide/nnz
      (wide: nonzeros of the rows whose column span, last minus first column, exceeds 32767), vbytes = 8
-     without a table, else 1 + 7 (1 - lut_cover/nnz). nnz = 0: K = 1. The value table does not depend on
+     without a table, else 1 + 7 (1 - lut_cover/nnz) (with complex scalars 16, else 1 + 15 (1 - lut_cover/nnz):
+     sizeof(PetscScalar), see CCOOChooseK). nnz = 0: K = 1. The value table does not depend on
      K, so both builds make it before choosing K. In the sweep K = 8 beat the old byte rule's K = 4 by up
      to 25% on 27-point stencils (the fit predicts K = 16, not in the sweep, faster still: the rule takes
      16), while on R-MAT (short rows, gather-bound) K = 2..4 is best and K = 8 loses 10% (the rule takes
@@ -127,18 +130,45 @@
    + 16 (x, y) vs CSR 104 B/row; with table values 8*(2+1)+1 = 25 + 16 B/row. stencil27 (27 per row,
    K = 16 -> 2 slots, 32 stored per row): plain 32*(2+8)+2 = 322 B/row + 16 vs CSR 344 B/row. These
    bytes are only a floor: the kernel is latency-bound per slot, and K is chosen by that (DECISIONS).
+
+   COMPLEX SCALARS. The same layout, code and rules with a 16-byte value: plain values are PetscScalar (vals,
+   16 bytes each), a table entry is the value's 128-bit pattern (CCOOKey: the real part's bits, then the
+   imaginary part's, the value's own memory layout, so the values array reads as an array of keys), compared
+   and sorted as the pair (real bits, imaginary bits), both exactly: a value equals a table entry iff both
+   parts are bit for bit equal. The sample, the candidates, the misses, the gate (CCOOTableBuilt) and the pick
+   (CCOOSampleCandidates, CCOOPickTable) are the same functions over CCOOKey. Bytes: a table index saves 15 of
+   16 bytes a value (7 of 8 in real), the column offsets 2 of 20 bytes a nonzero in CSR (2 of 12 in real), so
+   the value table weighs more and the columns less; CCOOChooseK and CCOOMatrixBytes take sizeof(PetscScalar).
+   The kernel's thread sums are spmv::Fma (two fmas a part in a fixed order, SpMVFma on the host), which
+   CCOOEmulateKernel replays; for double it is the fma the compiler made of v += a x before.
 */
 #pragma once
 #include "../spmvformat.h"
 #include <vector>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if defined(__CUDACC__)
   #define CCOO_HD __host__ __device__
 #else
   #define CCOO_HD
 #endif
+
+/* The value table's key: the bit pattern of a value. A double's 64 bits; a complex value's 128 bits, the real
+   part's then the imaginary part's (its memory layout: an array of complex values is an array of keys), ordered
+   as that pair of unsigned integers (real bits first, then imaginary bits) and equal iff both parts are
+   bit for bit equal (COMPLEX SCALARS above). 16-byte aligned, as a complex<double>: one 16-byte load. */
+struct alignas(16) CCOOBits128 {
+  uint64_t re, im;
+};
+CCOO_HD inline bool operator==(const CCOOBits128 &a, const CCOOBits128 &b) { return a.re == b.re && a.im == b.im; }
+CCOO_HD inline bool operator!=(const CCOOBits128 &a, const CCOOBits128 &b) { return !(a == b); }
+CCOO_HD inline bool operator<(const CCOOBits128 &a, const CCOOBits128 &b) { return a.re != b.re ? a.re < b.re : a.im < b.im; }
+template <typename V>
+using CCOOKeyOf = std::conditional_t<sizeof(V) == sizeof(uint64_t), uint64_t, CCOOBits128>;
+using CCOOKey   = CCOOKeyOf<PetscScalar>;
+static_assert(sizeof(PetscScalar) == sizeof(CCOOKey), "CCOO keys the table on the values' bits: real or complex double");
 
 enum : unsigned {
   CCOO_SINGLE    = 1u,  /* whole chunk in one row: no row offsets */
@@ -186,8 +216,8 @@ struct CCOOLayout {
   std::vector<int>      row_base, col_base;
   std::vector<int64_t>  chunk_ptr; /* nchunks + 1 */
   std::vector<uint8_t>  blob;
-  std::vector<double>   vals;      /* nchunks * B * K */
-  std::vector<uint64_t> lut;       /* L bit patterns */
+  std::vector<SpMVHostScalar> vals; /* nchunks * B * K */
+  std::vector<CCOOKey>  lut;       /* L bit patterns */
   std::vector<int>      rep;       /* L CSR positions */
   std::vector<int>      slot_src;  /* nchunks * B */
   std::vector<uint8_t>  slot_cnt;  /* nchunks * B */
@@ -215,16 +245,20 @@ CCOO_HD inline int64_t CCOOChunkBytes(unsigned f, int B, int K)
   return ((f & CCOO_SINGLE) ? 0 : B) + (C << ((f >> 1) & 3)) + ((f & CCOO_HAS_IDX) ? C : 0);
 }
 CCOO_HD inline uint32_t CCOOSentinel(int code) { return code == 0 ? 0xffu : code == 1 ? 0xffffu : 0xffffffffu; }
-inline uint64_t         CCOOBits(double v)
+/* The bit pattern of a value, the table's key: CCOOKeyOf<V> for the value type V (double, or a complex<double> of
+   std or thrust), CCOOKey for PetscScalar. */
+template <typename V>
+inline CCOOKeyOf<V> CCOOBits(const V &v)
 {
-  uint64_t b;
-  std::memcpy(&b, &v, sizeof(b));
+  CCOOKeyOf<V> b;
+  static_assert(sizeof(b) == sizeof(v), "a key is the value's bits");
+  std::memcpy(&b, static_cast<const void *>(&v), sizeof(b));
   return b;
 }
-inline double CCOOFromBits(uint64_t b)
+inline SpMVHostScalar CCOOFromBits(const CCOOKey &b)
 {
-  double v;
-  std::memcpy(&v, &b, sizeof(v));
+  SpMVHostScalar v;
+  std::memcpy(static_cast<void *>(&v), &b, sizeof(v)); /* std::complex is trivially copyable in all but name */
   return v;
 }
 
@@ -253,7 +287,7 @@ CCOO_HD inline int64_t CCOOSamplePos(int64_t k, int64_t nnz, int64_t ns)
    ties), and sets *cand to the distinct patterns, at most CCOO_CANDIDATES of them: the most frequent, ties
    to the smaller pattern, sorted ascending. Both builds call it on the same sample. */
 constexpr int64_t CCOO_CANDIDATES = 2048;
-int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vector<uint64_t> *cand);
+int64_t CCOOSampleCandidates(std::vector<CCOOKey> sample, int64_t L, std::vector<CCOOKey> *cand);
 /* The misses (Table above): nonzeros whose bit pattern is no candidate. They are counted by value, and the
    table is then the top lut_size of all values, iff nmiss <= CCOOMissCap(nnz) = nnz / CCOO_MISS_DIV. Why 16:
    with more than 1/16 of the nonzeros outside the sample's values, a 2048-value chunk is almost never fully
@@ -267,7 +301,7 @@ CCOO_HD inline int64_t CCOOMissCap(int64_t nnz) { return nnz / CCOO_MISS_DIV; }
 inline bool            CCOOMissesCounted(int64_t nmiss, int64_t nnz) { return nmiss <= CCOOMissCap(nnz); }
 /* A bit pattern ranked for the table: its exact count over every nonzero (> 0) and its first CSR position */
 struct CCOORun {
-  uint64_t bits;
+  CCOOKey  bits;
   int64_t  count;
   int      first;
 };
@@ -277,7 +311,7 @@ struct CCOORun {
    min(lut_size, runs) of largest count, ties to the smaller pattern, sorted ascending into *lut with their
    first positions in *rep; *cover = the sum of their counts. Both builds call it: the host build with every
    missed value, the device build with the lut_size most frequent. */
-void CCOOPickTable(std::vector<CCOORun> runs, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover);
+void CCOOPickTable(std::vector<CCOORun> runs, int64_t lut_size, std::vector<CCOOKey> *lut, std::vector<int> *rep, int64_t *cover);
 inline bool CCOOTableBuilt(const CCOOStats &st) { return st.nsample > 0 && (st.nsample >= st.nnz || st.nscover * CCOO_COVER_DIV >= st.nsample); }
 
 /* The explicit K, or the automatic one from slots_k, nnz, wide, lut_cover and L (see DECISIONS) */

@@ -20,6 +20,10 @@
   (lut_size 0, no nonzeros, or no table: CCOOTableBuilt), else 1 + 7 (1 - lut_cover/nnz). No nonzeros: K = 1. The sums are exact in
   integers (cost * nnz in 128 bits), so equal costs tie exactly. The host and the device build both call
   this with the same statistics.
+  Complex scalars: a value is vs = sizeof(PetscScalar) = 16 bytes, so vbytes = 16 without a table, else
+  1 + 15 (1 - lut_cover/nnz): a padded entry costs more bytes (the value's), the slot weight w stays (it is the
+  kernel's latency per slot, which the byte count does not change). ebytes nnz = (2 + vs) nnz + 2 wide -
+  (vs - 1) lut_cover: with vs = 8 exactly the real rule's 10 nnz + 2 wide - 7 lut_cover.
 */
 PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *K)
 {
@@ -32,7 +36,8 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   if (st.nnz <= 0 || st.m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
   using i128        = __int128;
   const i128 nnz    = st.nnz;
-  const i128 enbyte = 10 * nnz + 2 * (i128)st.wide - (st.L > 0 ? 7 * (i128)st.lut_cover : 0); /* ebytes * nnz */
+  const i128 vs     = (i128)sizeof(PetscScalar);                                                     /* bytes of a plain value */
+  const i128 enbyte = (2 + vs) * nnz + 2 * (i128)st.wide - (st.L > 0 ? (vs - 1) * (i128)st.lut_cover : 0); /* ebytes * nnz */
   i128       best   = 0;
   for (int e = CCOO_NK - 1; e >= 0; e--) { /* larger K first: a tie keeps it */
     const i128 s    = st.slots_k[e];
@@ -46,12 +51,11 @@ PetscErrorCode CCOOChooseK(const CCOOOptions &o, const CCOOStats &st, PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-#if !defined(PETSC_USE_COMPLEX) /* the layout of real values (complex: ccoo is not available yet, ccoo.cu) */
 /* CCOOSampleCandidates - see ccoo.h: the sample's distinct patterns with their counts, ranked by (count desc,
    bits asc); the cover is the sum of the first L counts, the candidates the first CCOO_CANDIDATES patterns */
-int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vector<uint64_t> *cand)
+int64_t CCOOSampleCandidates(std::vector<CCOOKey> sample, int64_t L, std::vector<CCOOKey> *cand)
 {
-  std::vector<std::pair<uint64_t, int64_t>> runs; /* (bits, count), bits ascending */
+  std::vector<std::pair<CCOOKey, int64_t>> runs; /* (bits, count), bits ascending */
   int64_t                                   cover = 0;
   std::sort(sample.begin(), sample.end());
   for (std::size_t k = 0; k < sample.size();) {
@@ -69,7 +73,7 @@ int64_t CCOOSampleCandidates(std::vector<uint64_t> sample, int64_t L, std::vecto
 }
 
 /* CCOOPickTable - see ccoo.h */
-void CCOOPickTable(std::vector<CCOORun> runs, int64_t lut_size, std::vector<uint64_t> *lut, std::vector<int> *rep, int64_t *cover)
+void CCOOPickTable(std::vector<CCOORun> runs, int64_t lut_size, std::vector<CCOOKey> *lut, std::vector<int> *rep, int64_t *cover)
 {
   const auto rank = [](const CCOORun &a, const CCOORun &b) { return a.count != b.count ? a.count > b.count : a.bits < b.bits; }; /* a total order: the patterns are distinct */
   const std::size_t L = (std::size_t)std::min<int64_t>(lut_size, (int64_t)runs.size());
@@ -111,7 +115,7 @@ void SlotInfo(const std::vector<int64_t> &gstart, const SpMVHostCsr &A, PetscInt
   *cnt              = (int)std::max<int64_t>(0, std::min<int64_t>(K, len - *g * K));
 }
 
-int LutFind(const std::vector<uint64_t> &lut, uint64_t b)
+int LutFind(const std::vector<CCOOKey> &lut, const CCOOKey &b)
 {
   auto it = std::lower_bound(lut.begin(), lut.end(), b);
   return it != lut.end() && *it == b ? (int)(it - lut.begin()) : -1;
@@ -153,8 +157,8 @@ void CCOOCountChunks(const CCOOLayout &L, CCOOStats *st)
 
 int64_t CCOOMatrixBytes(const CCOOStats &st)
 {
-  const int64_t C = (int64_t)st.B * st.K;
-  return (int64_t)st.B * (st.nchunks - st.nsingle) + C * (st.ncol[0] + 2 * st.ncol[1] + 4 * st.ncol[2]) + C * st.nlut + 8 * C * (st.nchunks - st.nlut) + 17 * st.nchunks + 8 * (int64_t)st.L;
+  const int64_t C = (int64_t)st.B * st.K, vs = (int64_t)sizeof(PetscScalar); /* a plain value, a table entry: 8 bytes, 16 complex */
+  return (int64_t)st.B * (st.nchunks - st.nsingle) + C * (st.ncol[0] + 2 * st.ncol[1] + 4 * st.ncol[2]) + C * st.nlut + vs * C * (st.nchunks - st.nlut) + 17 * st.nchunks + vs * (int64_t)st.L;
 }
 
 /*
@@ -191,7 +195,7 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
   }
   /* 2. value table, if the sampled values repeat: the sample's candidates counted exactly over every nonzero */
   if (o.lut_size > 0 && A.nnz > 0) {
-    std::vector<uint64_t> sample, cand;
+    std::vector<CCOOKey> sample, cand;
     st->nsample = std::min<int64_t>(CCOO_SAMPLE, A.nnz);
     for (int64_t k = 0; k < st->nsample; k++) sample.push_back(CCOOBits(A.a[CCOOSamplePos(k, A.nnz, st->nsample)]));
     st->nscover = CCOOSampleCandidates(std::move(sample), o.lut_size, &cand);
@@ -201,9 +205,9 @@ PetscErrorCode CCOOBuildHostLayout(const CCOOOptions &o, const SpMVHostCsr &A, C
       const int64_t                         cap = CCOOMissCap(A.nnz);
       std::vector<int64_t>                  count(cand.size(), 0);
       std::vector<int>                      first(cand.size(), INT_MAX);
-      std::vector<std::pair<uint64_t, int>> miss; /* (bits, position) */
+      std::vector<std::pair<CCOOKey, int>>  miss; /* (bits, position) */
       for (int64_t e = 0; e < A.nnz; e++) {
-        const uint64_t b = CCOOBits(A.a[e]);
+        const CCOOKey  b = CCOOBits(A.a[e]);
         const int      i = LutFind(cand, b);
         if (i >= 0) {
           if (!count[i]++) first[i] = (int)e;
@@ -356,14 +360,15 @@ PetscErrorCode CCOORefreshHostLayout(const SpMVHostCsr &A, CCOOLayout *Lp, CCOOS
   CCOOMultHost - the plugin's host product: the layout read slot by slot in storage order, which is the
   CSR order, each row summed sequentially from 0 (y = A x) or from y[r] (y += A x) across chunk
   boundaries: bit for bit SeqAIJ's MatMult / MatMultAdd without inodes, so that CPU runs of PETSc
-  solvers (BiCGSTAB included) follow AIJ exactly. The kernel sums in another order (CCOOEmulateKernel).
+  solvers (BiCGSTAB included) follow AIJ exactly (complex scalars: acc += a x with std::complex, as SeqAIJ's
+  complex sum). The kernel sums in another order (CCOOEmulateKernel).
 */
 void CCOOMultHost(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y, bool add)
 {
   const PetscInt B = L.B, K = L.K;
   const int64_t  C = (int64_t)B * K;
   PetscInt       row = -1;
-  double         acc = 0;
+  PetscScalar    acc = 0;
 
   for (int64_t c = 0; c < L.nchunks; c++) {
     const unsigned f    = L.fmt[c];
@@ -393,8 +398,9 @@ void CCOOMultHost(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y, boo
 /*
   CCOOEmulateKernel - y = A x (add = false: y need not be initialised) or y += A x, by the kernel's
   algorithm: zero the crossing rows (y = A x), then per chunk (in a scrambled order): each thread sums
-  its K entries (sentinels skipped, starting from -0.0 when adding so that y + (-0.0) = y), single-row
-  chunks sum the warps and store once,
+  its K entries with fused multiply-adds as the kernel (SpMVFma: for complex values two fmas a part in the
+  kernel's order; sentinels skipped, starting from -0.0, both parts, when adding so that y + (-0.0) = y),
+  single-row chunks sum the warps and store once,
   other chunks run the warp segmented suffix scan (lane + l < warp width), and each row's true head adds
   the first-segment sums of the following warps and stores: "atomically" (+=) for crossing rows, plainly
   otherwise.
@@ -403,10 +409,10 @@ void CCOOEmulateKernel(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y
 {
   const PetscInt B = L.B, K = L.K, nw = (B + 31) / 32;
   const int64_t  C = (int64_t)B * K;
-  std::vector<double> v(B), tv(B);
-  std::vector<int>    ro(B);
-  std::vector<double> wsum(nw);
-  std::vector<int>    wfirst(nw), wlast(nw);
+  std::vector<PetscScalar> v(B), tv(B);
+  std::vector<int>         ro(B);
+  std::vector<PetscScalar> wsum(nw);
+  std::vector<int>         wfirst(nw), wlast(nw);
 
   if (!add)
     for (int64_t c = 0; c < L.nchunks; c++)
@@ -425,17 +431,17 @@ void CCOOEmulateKernel(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y
     const uint8_t *idx = p + (C << code);
     const uint32_t sent = CCOOSentinel(code);
     for (PetscInt t = 0; t < B; t++) {
-      double acc = add ? -0.0 : 0.0;
+      PetscScalar acc = add ? -PetscScalar(0.0) : PetscScalar(0.0); /* complex: (-0.0, -0.0) */
       for (PetscInt k = 0; k < K; k++) {
-        const int64_t  q   = (int64_t)k * B + t;
-        const uint32_t off = Get(p, q, code);
-        const double   a   = lutmode ? CCOOFromBits(L.lut[idx[q]]) : L.vals[c * C + q];
-        if (off != sent) acc += a * x[(int64_t)cb + off];
+        const int64_t     q   = (int64_t)k * B + t;
+        const uint32_t    off = Get(p, q, code);
+        const PetscScalar a   = lutmode ? CCOOFromBits(L.lut[idx[q]]) : L.vals[c * C + q];
+        if (off != sent) acc = SpMVFma(a, x[(int64_t)cb + off], acc);
       }
       v[t] = acc;
     }
     if (single) {
-      double s = v[0];
+      PetscScalar s = v[0];
       for (PetscInt t = 1; t < B; t++) s += v[t];
       if (f & (CCOO_CONT_PREV | CCOO_CONT_NEXT)) y[rb] += s;
       else if (add) y[rb] += s;
@@ -457,7 +463,7 @@ void CCOOEmulateKernel(const CCOOLayout &L, const PetscScalar *x, PetscScalar *y
       const PetscInt w = t / 32, lane = t % 32;
       const bool     head = lane == 0 ? !(w > 0 && wlast[w - 1] == ro[t]) : ro[t - 1] != ro[t];
       if (!head) continue;
-      double s = v[t];
+      PetscScalar s = v[t];
       if (wlast[w] == ro[t])
         for (PetscInt w2 = w + 1; w2 < nw && wfirst[w2] == ro[t]; w2++) {
           s += wsum[w2];
@@ -545,4 +551,3 @@ PetscErrorCode CCOOCheckLayout(const CCOOOptions &o, const SpMVHostCsr &A, const
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-#endif
