@@ -177,6 +177,8 @@ constexpr double kRegularCV    = 1.0;  /* beyond: irregular, even without long r
 constexpr double kFewEmpty     = 0.1;  /* CCOO stores a slot per empty row */
 constexpr double kPowerLaw     = 0.01; /* long rows (> 64) are at least 1% of the rows: a power law, not a few huge rows */
 constexpr double kSureBytes    = 0.95; /* CCOO streams 5% fewer bytes than the CSR floor: no brc beside it */
+constexpr double kComplexSure  = 0.9;  /* complex scalars: CCOO first below, timed beside the first up to kComplexNever */
+constexpr double kComplexNever = 1.1;
 constexpr double kDCSRFit      = 0.5;  /* dcsr replaces segsum where at least half its tiles take 16-bit columns */
 
 /* Expected cost of timing one candidate, in cuSPARSE products of the same matrix: its build plus 1 + trials
@@ -307,6 +309,24 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   {
     int k = 0;
     while (k < n && order[k] != AUTO_CCOO) k++;
+#if defined(PETSC_USE_COMPLEX)
+    /* With 16-byte values the bytes do not decide near the CSR floor's: on the H100 (commit 6c7fd95,
+       bench/results/complex-h100-20261126.csv, random phases, no table) CCOO won at 1.02 of the CSR bytes (7-point
+       stencil: 187 us against brc's 201), 0.97 (nasa4704: 310 against 329) and 0.99 (cage11: 284 against 288) and
+       lost at 0.95 (27-point stencil: 368 against 343) and 1.17 (delaunay: 504 against 463): its work per row (no row
+       offsets, K entries a thread) weighs as much as its bytes there. So within 10% of the floor it is timed beside
+       the first ranked format, below that it is ranked first, above not at all. */
+    if (k < n && k > 0 && local && !table) {
+      const int c = order[k];
+      for (; k > (ccoobytes < kComplexSure ? 0 : 1); k--) order[k] = order[k - 1];
+      order[k]  = c;
+      promoted  = k == 0;
+      if (ccoobytes > kComplexNever) {
+        for (; k + 1 < n; k++) order[k] = order[k + 1];
+        n--;
+      }
+    }
+#else
     if (k < n && k > 0 && local && ccoobytes < kSureBytes) {
       for (; k > 0; k--) order[k] = order[k - 1];
       order[0] = AUTO_CCOO;
@@ -315,6 +335,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
       for (; k + 1 < n; k++) order[k] = order[k + 1];
       n--;
     }
+#endif
   }
   /* the bet: brc, the runner-up beside CCOO at 0.95-1.0 of the CSR bytes, comes second */
   if (bet) {
