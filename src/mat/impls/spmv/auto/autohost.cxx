@@ -196,12 +196,18 @@ constexpr double kStatsCost         = 1.0; /* the statistics: one pass over the 
    21.4, cage11 16.0 at 0f09223), found from the sample's candidates counted in one pass over the values
    instead of a sort of all the nonzeros (30-72 MatMults with the sort). */
 constexpr double kCCOOPlainCost = 11.7;
-double           BuildCost(int id, bool table) { return id == AUTO_CCOO && !table ? kCCOOPlainCost : kBuildCost[id]; }
+/* The builds and the statistics read and sort indices: their time does not grow with the value's size, a product's
+   does (4 + sizeof(PetscScalar) bytes a nonzero), so in units of a product they cost 12/20 as much with complex
+   scalars. H100, commit 1e7c1c8 (bench/results/complex-h100-20261126-1e7c1c8.csv): brc 7.8-10.2, ccoo 9.1-10.2,
+   argcsr 10.2-12.7, segsum 1.3-2.1 complex products, against 7.1, 7.0, 7.8 and 1.6 from the constants so scaled;
+   unscaled, the plan left ccoo out of the budget on the matrices where it was the fastest. */
+constexpr double kValueScale = 12.0 / (4.0 + (double)sizeof(PetscScalar));
+double           BuildCost(int id, bool table) { return kValueScale * (id == AUTO_CCOO && !table ? kCCOOPlainCost : kBuildCost[id]); }
 
 bool TableBuilt(const SpMVAutoStats &st) { return st.ValueCover() * (double)CCOO_COVER_DIV >= 1.0; } /* CCOO would build its value table (its own sample decides, at the same positions) */
 } // namespace
 
-double SpMVAutoStatsCost(void) { return kStatsCost; }
+double SpMVAutoStatsCost(void) { return kValueScale * kStatsCost; }
 double SpMVAutoCandidateCost(int id, const SpMVAutoStats &st, const SpMVAutoOptions &o) { return BuildCost(id, TableBuilt(st)) + (double)(1 + o.trials); }
 
 namespace {
@@ -383,16 +389,16 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     for (int k = 0; k < p->nrank; k++) Push(p->time, &p->ntime, p->rank[k]);
     for (int k = 0; k < AUTO_N; k++)
       if (usable(fallback[k])) Push(p->time, &p->ntime, fallback[k]);
-    p->expected = kStatsCost;
+    p->expected = SpMVAutoStatsCost();
     for (int k = 0; k < p->ntime; k++) p->expected += BuildCost(p->time[k], table) + trial;
   } else {
     Push(p->time, &p->ntime, AUTO_CSR);
-    p->expected = kStatsCost + kBuildCost[AUTO_CSR] + trial;
+    p->expected = SpMVAutoStatsCost() + BuildCost(AUTO_CSR, table) + trial;
     /* the budget bounds the whole selection, so the segsum safety net below is reserved in it up front (it is
        timed in any case): a format ranked after the first is timed only if it fits beside csr, the first ranked
        and the net (with CCOO's build cheap without a table, the 7-point stencil's plan would otherwise grow
        from csr, ccoo, segsum to 45 expected products with argcsr) */
-    const double netc = usable(net) ? kBuildCost[AUTO_SEGSUM] + trial : 0.0; /* dcsr's net at segsum's cost, see d16 */
+    const double netc = usable(net) ? BuildCost(AUTO_SEGSUM, table) + trial : 0.0; /* dcsr's net at segsum's cost, see d16 */
     for (int k = 0; k < p->nrank; k++) {
       const double c = p->rank[k] == net ? netc : BuildCost(p->rank[k], table) + trial;
       const bool   netin = p->rank[k] == net || std::find(p->time, p->time + p->ntime, net) != p->time + p->ntime;
@@ -403,14 +409,14 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     }
     if (bet && usable(AUTO_BRC) && std::find(p->time, p->time + p->ntime, AUTO_BRC) == p->time + p->ntime) {
       Push(p->time, &p->ntime, AUTO_BRC); /* outside the budget, see the branch */
-      p->expected += kBuildCost[AUTO_BRC] + trial;
+      p->expected += BuildCost(AUTO_BRC, table) + trial;
     }
     /* the safety net, outside the budget: segsum runs on the CSR arrays themselves (its build is a few small
        arrays, about 4 cuSPARSE products) and balances any row lengths, so it is timed whenever the rule left it
        out; on the H100 it was within 3% of the fastest on 12 of 14 matrices (rgg: the fastest) */
     if (usable(net) && std::find(p->time, p->time + p->ntime, net) == p->time + p->ntime) {
       Push(p->time, &p->ntime, net);
-      p->expected += kBuildCost[net] + trial;
+      p->expected += BuildCost(net, table) + trial;
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
