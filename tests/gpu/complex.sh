@@ -39,6 +39,10 @@ if has check; then
     step ${T}_gpu        "$BIN/test_gpu" -type $T -matrices "$SMALL"
     step ${T}_complex    "$BIN/test_complex" -type $T -ref aijcusparse -vec_type cuda
   done
+  # two ranks (one GPU): the MPI types' blocks in complex against mpiaijcusparse
+  for T in spmv ccoo brc; do
+    step ${T}_complex_n2 mpiexec -n 2 "$BIN/test_complex" -type $T -ref aijcusparse -vec_type cuda -checks products,coo,poly -n 32
+  done
   step brc_value_phases "$BIN/test_gpu" -type brc -spmv_phases value -matrices "stencil7:n=30,const=1;stencil27:n=20,const=1"
   # ccoo's value table on the GPU with 128-bit keys (equal values kept equal): the constant stencils (every chunk on the
   # table), cage10 and its kron (some values off the sample's candidates: the missed values counted by the 128-bit sort,
