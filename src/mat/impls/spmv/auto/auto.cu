@@ -403,7 +403,9 @@ PetscErrorCode StatsDevice(const SpMVDeviceCsr &A, cudaStream_t s, SpMVAutoStats
 /* ---------------------------------------------------------------------------------------------- */
 class Auto final : public SpMVFormat {
   SpMVAutoOptions opt;
-  SpMVFormat     *cand[AUTO_N] = {}; /* every candidate, for its options; only the chosen one holds a layout */
+  /* the candidates, each made at its first use (options, a selection): a matrix that never selects makes none but csr;
+     only the chosen one holds a layout */
+  mutable SpMVFormat *cand[AUTO_N] = {};
   CsrFormat      *csr          = nullptr;
 
   /* the selection, carried by CopyOptions (MatDuplicate, the blocks of an MPI matrix) */
@@ -437,7 +439,16 @@ class Auto final : public SpMVFormat {
   };
   mutable Waiting w;
 
-  SpMVFormat &Chosen() const { return *cand[rec.chosen]; }
+  SpMVFormat *Cand(int k) const
+  {
+    static const SpMVFormatInfo *info[AUTO_N] = {};
+    if (!cand[k]) {
+      if (!info[k]) info[k] = SpMVFindFormat(SpMVAutoNames[k]); /* all are registered in this library */
+      cand[k] = info[k] ? info[k]->create() : nullptr;
+    }
+    return cand[k];
+  }
+  SpMVFormat &Chosen() const { return *Cand(rec.chosen); }
 
   PetscErrorCode ResetWait()
   {
@@ -513,7 +524,7 @@ class Auto final : public SpMVFormat {
   PetscErrorCode CheckForced(const SpMVAutoStats &st) const
   {
     PetscFunctionBegin;
-    PetscCheck(cand[opt.format], PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "spmv: format %s is not registered", SpMVAutoNames[opt.format]);
+    PetscCheck(Cand(opt.format), PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "spmv: format %s is not registered", SpMVAutoNames[opt.format]);
     PetscCheck(!opt.deterministic || SpMVAutoDeterministic(opt.format, st, opt), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s with -mat_spmv_deterministic: %s", SpMVAutoNames[opt.format],
                opt.format == AUTO_BRC ? "BRC splits the rows of this matrix longer than its piece width (atomics); raise -mat_brc_width_max above the longest row or take another format" : "its products are not bitwise reproducible");
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -541,11 +552,6 @@ public:
   {
     csr            = new CsrFormat();
     cand[AUTO_CSR] = csr;
-    for (int k = 0; k < AUTO_N; k++) {
-      if (k == AUTO_CSR) continue;
-      const SpMVFormatInfo *f = SpMVFindFormat(SpMVAutoNames[k]);
-      cand[k]                 = f ? f->create() : nullptr; /* all are registered in this library */
-    }
   }
   ~Auto() override
   {
@@ -598,8 +604,8 @@ public:
     PetscCheck(opt.wait >= 0 && opt.wait <= 1e6, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_wait %g must be in [0, 1e6]", (double)opt.wait);
     if (opt.format >= 0 && opt.deterministic) PetscCheck(opt.format != AUTO_CCOO, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_spmv_format ccoo with -mat_spmv_deterministic: CCOO combines rows that cross a chunk with atomics");
     /* the candidates' own options (-mat_brc_width, ...), in this same options block */
-    for (SpMVFormat *f : cand)
-      if (f) PetscCall(f->SetFromOptions(PetscOptionsObject));
+    for (int k = 0; k < AUTO_N; k++)
+      if (Cand(k)) PetscCall(Cand(k)->SetFromOptions(PetscOptionsObject));
     /* BRC's width options once more, silently: whether BRC splits rows decides if it is deterministic */
     PetscCall(PetscOptionsGetInt(PetscOptionsObject->options, PetscOptionsObject->prefix, "-mat_brc_width", &opt.brc.width, NULL));
     PetscCall(PetscOptionsGetInt(PetscOptionsObject->options, PetscOptionsObject->prefix, "-mat_brc_width_max", &opt.brc.width_max, NULL));
@@ -618,7 +624,7 @@ public:
     PetscFunctionBegin;
     opt = f.opt;
     for (int k = 0; k < AUTO_N; k++)
-      if (cand[k] && f.cand[k]) PetscCall(cand[k]->CopyOptions(*f.cand[k]));
+      if (f.cand[k] && Cand(k)) PetscCall(Cand(k)->CopyOptions(*f.cand[k]));
     if (f.rec.chosen >= 0 && f.rec.how != WAITING) { /* the choice travels with the options: a duplicate builds only the chosen format */
       rec        = f.rec;
       rec.copied = true;
@@ -662,7 +668,7 @@ public:
     rec.single = single;
     if (opt.format >= 0) {
       PetscCall(CheckForced(st));
-      PetscCheck(!single || cand[opt.format]->SupportsSingle(), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s does not store fp32 values (brc, segsum and dcsr do)", SpMVAutoNames[opt.format]);
+      PetscCheck(!single || Cand(opt.format)->SupportsSingle(), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "spmv: -mat_spmv_format %s does not store fp32 values (brc, segsum and dcsr do)", SpMVAutoNames[opt.format]);
       rec.how = FORCED;
     } else PetscCall(SpMVAutoRank(st, opt, &rec.plan));
     if (single && rec.how != FORCED) PetscCall(SingleOnly(st));
@@ -676,7 +682,7 @@ public:
   {
     SpMVAutoPlan &p = rec.plan;
     int           r[AUTO_N], n = 0;
-    auto          usable = [&](int k) { return k != AUTO_CSR && cand[k] && cand[k]->SupportsSingle() && (!opt.allowed || (opt.allowed >> k & 1u)) && (!opt.deterministic || SpMVAutoDeterministic(k, st, opt)) && std::find(r, r + n, k) == r + n; };
+    auto          usable = [&](int k) { return k != AUTO_CSR && Cand(k) && Cand(k)->SupportsSingle() && (!opt.allowed || (opt.allowed >> k & 1u)) && (!opt.deterministic || SpMVAutoDeterministic(k, st, opt)) && std::find(r, r + n, k) == r + n; };
 
     PetscFunctionBegin;
     for (int k = 0; k < p.nrank; k++)
@@ -796,7 +802,7 @@ public:
     double estimated = SpMVAutoStatsCost(); /* the estimates of the steps taken so far, in csr products */
     for (int k = 0; k < rec.plan.ntime; k++) {
       const int      c = rec.plan.time[k];
-      SpMVFormat    *f = cand[c];
+      SpMVFormat    *f = Cand(c);
       PetscErrorCode ierr;
       PetscLogDouble tc0, tc1;
       if (!f) continue;
