@@ -830,11 +830,19 @@ PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
    MatConvert_<parent>_<ours or root>_C on the target it creates */
 PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  PetscBool same;
+  PetscBool same, aij;
 
   PetscFunctionBegin;
   if (reuse == MAT_REUSE_MATRIX) {
     PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrcmpAny(type, &aij, MATSEQAIJ, MATAIJ, ""));
+  if (reuse == MAT_INITIAL_MATRIX && aij && OnGPUParent(Ctx(A))) { /* a new SeqAIJ from the GPU parent: PETSc's own way for
+                                                                      aijcusparse, at its cost (no duplicate first) */
+    ParentNames lend;
+    lend.Add(A);
+    PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, B));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
