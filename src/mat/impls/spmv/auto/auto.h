@@ -17,7 +17,7 @@
       Why each branch holds is written next to it in autohost.cxx and in the README.
    3. On the GPU: csr is always timed (the type is then never slower than aijcusparse beyond timing
       noise), then the ranked formats in order while the expected cost of the selection stays within a
-      budget (-mat_spmv_budget, 40 cuSPARSE products: the first ranked format is always timed); on the clock
+      budget (-mat_spmv_budget, 45 cuSPARSE products: the first ranked format is always timed); on the clock
       too: once csr is timed, a later candidate is skipped if the time spent plus its scaled estimate would
       pass the budget (Select in auto.cu). Each is
       built, run once (warm-up) and timed over -mat_spmv_trials products with CUDA events on the given
@@ -25,7 +25,7 @@
       Without a GPU (or with the host reference): the first ranked format, no timing. Deterministic.
    4. -mat_spmv_format <fmt> skips all this; -mat_spmv_candidates <list> times exactly the formats listed.
 
-   WHEN IT CHOOSES. On the GPU a selection costs what about 40 cuSPARSE products of the matrix cost plus a fixed part
+   WHEN IT CHOOSES. On the GPU a selection costs what about 25-45 cuSPARSE products of the matrix cost plus a fixed part
    (its launches and synchronizations, about 1 ms; the first selection of a process also loads the library's kernels,
    about 20 ms on the H100: bench/results/NOTES.md, "Where spmv's selection time goes"). A matrix multiplied fewer times
    than that can never win it back: an interpolation, a coarse level, a short solve, a small matrix whose product is
@@ -136,7 +136,7 @@ struct SpMVAutoOptions {
   PetscInt  trials        = 3;     /* timed products per candidate, after one warm-up */
   int       format        = -1;    /* -mat_spmv_format (-1: choose) */
   PetscBool deterministic = PETSC_FALSE;
-  PetscReal budget        = 40;    /* expected selection cost allowed, in cuSPARSE products */
+  PetscReal budget        = 45;    /* expected selection cost allowed, in cuSPARSE products (README, "The rule": 45 times argcsr beside the first ranked format and the segsum net) */
   PetscReal margin        = 0.03;  /* a format replaces csr when its timed product is at least this much faster */
   PetscReal wait          = 2;     /* on the GPU the selection waits until the matrix's products took this many times its
                                       expected cost (cuSPARSE's product runs meanwhile); 0: at the first product */
