@@ -826,8 +826,8 @@ PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatConvert() finds converters by name: MatConvert_<ours>_<parent>_C on the source, and
-   MatConvert_<parent>_<ours or root>_C on the target it creates */
+/* MatConvert() finds converters by name: MatConvert_<ours>_<parent>_C on the source (below); to ours it falls back
+   on the new matrix' ops->convertfrom (MatConvert_Parent_SeqAIJSpMV) */
 PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   PetscBool same, aij;
