@@ -37,8 +37,8 @@
 #   ts_ex13         TS ex13: 2D heat equation on a DMDA, implicit steps (Jacobian re-assembled each step), GMRES +
 #                   its default ILU(0) (cuSPARSE's for every type)                          EX13_N=256 / 64, 10 steps
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
-# selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; the
-# row kept per program and type is the median run by total_s), PIN_CPUS a CPU list for taskset (the processes and
+# selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; each
+# column of the CSV is its own median over the runs), PIN_CPUS a CPU list for taskset (the processes and
 # their ranks stay on those cores: less run-to-run noise), RUN_TIMEOUT the limit of one run (s, default 150),
 # BUDGET_S the time after which no further run starts (default 540 s: the script ends inside a 10-minute command even
 # where sizes were set too large; skipped runs are listed and left out of the CSV).
@@ -201,12 +201,19 @@ for r in $(seq 1 "$RUNS"); do
   done
 done
 
-# the CSV: per program and type the median of the runs made, by total_s (failed runs sort last)
+# the CSV: per program and type, each column's median over the successful runs on its own (the mean of the middle two
+# for an even count; NA when no run succeeded). Not the run with the median total: its solve_s is one run's, and the
+# host noise of assembly and start-up picks that run (ex2 at 133ed25: that solve ratio 1.01x, the solve medians' 1.12x).
 echo "program,options,ranks,type,iterations,assembly_s,setup_s,solve_s,total_s" > "$csv"
 for prog in $PROGRAMS; do for t in $TYPES; do
-  awk -F'|' -v p="$prog" -v t="$t" '$1 == p && $4 == t {print ($10 == 0 ? 0 : 1) "|" $0}' "$raw" | sort -t'|' -k1,1n -k10,10g |
-    awk '{l[NR] = $0} END {if (NR) print l[int((NR + 1) / 2)]}' | cut -d'|' -f2- |
-    awk -F'|' '{sub(/_np[0-9]+$/, "", $1); gsub(/ +$/, "", $2); gsub(/,/, ";", $2); printf "%s,\"%s\",%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}' >> "$csv"
+  awk -F'|' -v p="$prog" -v t="$t" '
+    function med(c,   n, i, j, v, k) { n = 0; for (i = 1; i <= N; i++) v[++n] = col[i, c]
+      for (i = 2; i <= n; i++) { k = v[i]; for (j = i - 1; j >= 1 && v[j] > k; j--) v[j + 1] = v[j]; v[j + 1] = k }
+      return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }
+    $1 == p && $4 == t { any = 1; head = $0; if ($10 == 0) { N++; for (c = 5; c <= 9; c++) col[N, c] = $c } }
+    END { if (!any) exit; split(head, h, "|"); sub(/_np[0-9]+$/, "", h[1]); gsub(/ +$/, "", h[2]); gsub(/,/, ";", h[2])
+      if (!N) { printf "%s,\"%s\",%s,%s,NA,NA,NA,NA,NA\n", h[1], h[2], h[3], h[4]; exit }
+      printf "%s,\"%s\",%s,%s,%d,%.6f,%.6f,%.6f,%.3f\n", h[1], h[2], h[3], h[4], med(5), med(6), med(7), med(8), med(9) }' "$raw" >> "$csv"
 done; done
 
 # the comparison: baseline (first type) over each other type
