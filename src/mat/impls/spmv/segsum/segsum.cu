@@ -71,11 +71,10 @@ __host__ __device__ __forceinline__ const V *Vals(const Dev &D)
    multiple of T (tiles start at multiples of W*T) and the arrays are 16-byte aligned (checked at build),
    so every load is aligned: columns int2 (T = 2) or int4; values double2, or float2 (T = 2) or float4
    (the lanes of a warp read one contiguous stretch: T*4 bytes per lane in fp32, T*8 in fp64) */
-template <int T, typename V>
-__device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__restrict__ aa, int64_t e0, int (&c)[T], V (&v)[T], bool cols = true)
+template <int T>
+__device__ __forceinline__ void LoadCols(const int *__restrict__ cj, int64_t e0, int (&c)[T])
 {
-  if (!cols) {
-  } else if constexpr (T == 2) {
+  if constexpr (T == 2) {
     const int2 q = __ldcs(reinterpret_cast<const int2 *>(cj + e0));
     c[0]         = q.x;
     c[1]         = q.y;
@@ -89,6 +88,10 @@ __device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__
       c[4 * q + 3] = w.w;
     }
   }
+}
+template <int T, typename V>
+__device__ __forceinline__ void LoadVals(const V *__restrict__ aa, int64_t e0, V (&v)[T])
+{
   if constexpr (spmv::kIsComplex<V>) { /* a complex value is one 8- or 16-byte load */
 #pragma unroll
     for (int k = 0; k < T; k++) v[k] = spmv::Ldcs(aa + e0 + k);
@@ -114,11 +117,17 @@ __device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__
     }
   }
 }
+template <int T, typename V>
+__device__ __forceinline__ void LoadLane(const int *__restrict__ cj, const V *__restrict__ aa, int64_t e0, int (&c)[T], V (&v)[T])
+{
+  LoadCols<T>(cj, e0, c);
+  LoadVals<T, V>(aa, e0, v);
+}
 
 /* dcsr: a lane's T 16-bit column offsets (T*2 bytes, aligned: the array is padded to whole tiles), streamed,
    kept packed two to a word in c[0 .. T/2-1] until the tile is used (Unpack). Unpacking here, in the prefetch,
-   would make the warp wait for the load right away and lose the pipeline: measured on the H100, dcsr then ran
-   13% behind segsum wherever its tiles were narrow (and level where they were wide). */
+   would make the warp wait for the load right away and lose the pipeline: measured on the H100 (6de3410), dcsr
+   then ran 13% behind segsum wherever its tiles were narrow (and level where they were wide). */
 template <int T>
 __device__ __forceinline__ void LoadPacked(const unsigned short *__restrict__ off, int64_t e0, int (&c)[T])
 {
@@ -148,19 +157,14 @@ __device__ __forceinline__ void Unpack(int base, int (&c)[T])
 
 /* Software pipeline: what tile t needs from memory before its x gather and its descriptor, loaded one tile
    ahead: the lane's columns and values, and the first row_ptr pair of its descriptor walk (rows lo+1+lane).
-   dcsr (C16): a full narrow tile's 16-bit offsets, packed (see LoadPacked), a wide or partial one's columns from
-   the CSR (the kernel unpacks where base >= 0 and the tile is full); base is the tile's
-   base, loaded with the warp's tile boundaries (a load of it here would delay every load of the tile by a
-   memory latency: measured, dcsr then ran 10-40% behind segsum) */
-template <int T, typename V, bool C16>
-__device__ __forceinline__ void Fetch(const Dev &D, const Cols16<C16> &K, int64_t t, int lane, int lo, int hi, int base, int (&c)[T], V (&v)[T], int &pa, int &pb)
+   (dcsr's twin: Fetch16) */
+template <int T, typename V>
+__device__ __forceinline__ void Fetch(const Dev &D, int64_t t, int lane, int lo, int hi, int (&c)[T], V (&v)[T], int &pa, int &pb)
 {
   constexpr int WT = kW * T;
   const int64_t tb = t * WT, e0 = tb + (int64_t)lane * T;
   if (tb + WT <= D.nnz) {
-    LoadLane<T, V>(D.cj, Vals<V>(D), e0, c, v, !C16 || base < 0);
-    if constexpr (C16)
-      if (base >= 0) LoadPacked<T>(K.off, e0, c);
+    LoadLane<T, V>(D.cj, Vals<V>(D), e0, c, v);
   } else { /* the last, partial tile */
 #pragma unroll
     for (int k = 0; k < T; k++) {
@@ -212,11 +216,126 @@ __device__ __forceinline__ void Put(PetscScalar *__restrict__ y, PetscScalar *__
   else y[row] = v;
 }
 
+/* One tile of the warp (rows [r_lo, r_hi], nonzeros [tb, tb + W*T)): the products v*x, the segment descriptor,
+   the segmented sums and their stores; carry/pending: the open row's sum, carried from tile to tile. a0, b0: the
+   first row_ptr pair of the descriptor walk (rows r_lo+1+lane), loaded with the tile. */
+template <int T, typename V, bool ADD, typename I = int64_t>
+__device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, const bool speculate, unsigned char *hb, int *rowOf, int lane, I tb, int r_lo, int r_hi, int a0, int b0, const V (&v)[T], const PetscScalar (&xv)[T], int syncrow, int slot, PetscScalar &carry, bool &pending)
+{
+  constexpr int WT = kW * T;
+  const int *__restrict__ rp = D.rp;
+  const int     m = D.m;
+  const I       nnz = (I)D.nnz;
+  if (r_lo == r_hi) { /* fast track: the whole tile lies inside one row, which goes on in the next tile */
+    PetscScalar s = spmv::MulRn(spmv::Widen<PetscScalar>(v[0]), xv[0]);
+#pragma unroll
+    for (int k = 1; k < T; k++) s = spmv::AddRn(s, spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]));
+#pragma unroll
+    for (int o = kW / 2; o > 0; o >>= 1) s = spmv::AddRn(s, spmv::ShflXor(kFull, s, o));
+    carry   = spmv::AddRn(carry, s);
+    pending = true;
+    return;
+  }
+
+  /* segment descriptor, on the fly: a head byte at the start of every non-empty row inside the tile,
+     with that row's index beside it; an empty row seen on the way makes the tile dirty */
+  __syncwarp(); /* the previous tile's reads of hb/rowOf are done */
+  ClearHeads<T>(hb + lane * T, lane == 0);
+  if (lane == 0) rowOf[0] = r_lo;
+  __syncwarp();
+  bool dirty = false, cont = false;
+  if (r_hi - r_lo <= WT) { /* walk the rows (always the case without empty rows) */
+    const int r_end = min(r_hi, m - 1);
+    for (int r = r_lo + 1 + lane, it = 0; r <= r_end; r += kW, it = 1) {
+      const int     a = it ? __ldg(rp + r) : a0, b = it ? __ldg(rp + r + 1) : b0; /* first pair prefetched */
+      const I       o = (I)a - tb;
+      if (b > a) {
+        if (o < WT) {
+          hb[o]    = 1;
+          rowOf[o] = r;
+        }
+      } else dirty = true;
+      if (r == r_hi) cont = o < WT; /* r_hi starts inside the tile: its segment goes on */
+    }
+  } else { /* more rows than entries: runs of empty rows. Find each entry's row by binary search */
+    dirty = true;
+#pragma unroll
+    for (int q = 0; q < T; q++) {
+      const int     o = q * kW + lane;
+      const I       e = tb + (I)o;
+      if (o == 0 || e >= nnz) continue;
+      int lo = r_lo, hi = r_hi; /* rightmost r with rp[r] <= e */
+      while (lo < hi) {
+        const int mid = lo + (hi - lo + 1) / 2;
+        if (__ldg(rp + mid) <= e) lo = mid;
+        else hi = mid - 1;
+      }
+      if (__ldg(rp + lo) == e) {
+        hb[o]    = 1;
+        rowOf[o] = lo;
+      }
+    }
+    if (lane == 0) cont = r_hi < m && __ldg(rp + r_hi) < tb + WT;
+  }
+  dirty = __any_sync(kFull, dirty) || !speculate;
+  cont  = __any_sync(kFull, cont);
+  __syncwarp();
+
+  PetscScalar p[T];
+#pragma unroll
+  for (int k = 0; k < T; k++) p[k] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]);
+  if (lane == 0 && pending) p[0] = spmv::AddRn(carry, p[0]); /* carry into the tile's first segment */
+  const unsigned h = HeadBits<T>(hb + lane * T);
+  int rowbase = r_lo; /* speculation: the j-th head of this lane is row r_lo + (heads before it) */
+  if (!dirty) {
+    const int nh = __popc(h);
+    int       s  = nh;
+#pragma unroll
+    for (int d = 1; d < kW; d <<= 1) {
+      const int t = __shfl_up_sync(kFull, s, d);
+      if (lane >= d) s += t;
+    }
+    rowbase = r_lo + s - nh;
+  }
+  /* the lane's run, sequentially: segments that start and end inside the lane are written at once */
+  PetscScalar acc = 0.0, lead = 0.0;
+  int         cur = -1, j = 0;
+#pragma unroll
+  for (int k = 0; k < T; k++) {
+    if (h >> k & 1u) {
+      if (cur >= 0) {
+        Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, acc);
+        j++;
+      } else lead = acc;
+      acc = 0.0;
+      cur = k;
+    }
+    acc = spmv::AddRn(acc, p[k]);
+  }
+  const bool seen = cur >= 0;
+  if (!seen) lead = acc;
+  /* segments that span lanes: reverse segmented scan of the leading pieces, stopping at a lane with a head */
+  const unsigned seenmask = __ballot_sync(kFull, seen);
+  PetscScalar    cc       = lead;
+#pragma unroll
+  for (int d = 1; d < kW; d <<= 1) {
+    const PetscScalar oc = spmv::ShflDown(kFull, cc, d);
+    if (!((seenmask >> lane) & ((1u << d) - 1u)) && lane + d < kW) cc = spmv::AddRn(cc, oc);
+  }
+  PetscScalar nxt = spmv::ShflDown(kFull, cc, 1);
+  if (lane == kW - 1) nxt = 0.0;
+  const PetscScalar tot = spmv::AddRn(acc, nxt); /* the lane's last segment */
+  const int    tstar = kW - 1 - __clz(seenmask); /* holds the tile's last segment */
+  if (seen && !(cont && lane == tstar)) Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, tot);
+  carry   = cont ? spmv::Shfl(kFull, tot, tstar) : PetscScalar(0.0);
+  pending = cont;
+}
+
 /* One warp per S consecutive tiles of W*T nonzeros. Shared memory per warp: W*T head bytes, W*T row ids.
    V: the stored value type; the values stay V in registers (the tile loaded ahead) and are widened to
    double at the product. */
-template <int T, typename V, bool ADD, bool C16>
-__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const bool speculate, const Cols16<C16> K)
+template <int T, typename V, bool ADD>
+__global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const bool speculate)
 {
   constexpr int WT = kW * T;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -225,13 +344,9 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const Pet
   int           *rowOf = reinterpret_cast<int *>(hb + WT);
   const int64_t  g     = (int64_t)blockIdx.x * (blockDim.x / kW) + wib;
   if (g >= D.nwarps) return; /* whole warps leave together */
-  const int *__restrict__ rp = D.rp;
-  const int     m = D.m;
   const int64_t nnz = D.nnz, t0 = g * D.S;
   const int     ntw     = (int)min((int64_t)D.S, D.ntiles - t0);
   const int     rb      = lane <= ntw ? __ldg(D.bound + t0 + lane) : 0; /* lane i: first row of tile i */
-  int           tb16    = 0; /* dcsr: lane i: the base of tile i */
-  if constexpr (C16) tb16 = lane < ntw ? __ldg(K.base + t0 + lane) : 0;
   const int     slot    = __ldg(D.wslot + g);
   int           r_hi    = __shfl_sync(kFull, rb, 0);
   const int     syncrow = slot >= 0 ? r_hi : -1; /* first row, when it started in an earlier warp */
@@ -240,7 +355,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const Pet
 
   int cn[T], pa = 0, pb = 0; /* the next tile, loaded one tile ahead */
   V   vn[T];
-  Fetch<T, V, C16>(D, K, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), C16 ? __shfl_sync(kFull, tb16, 0) : 0, cn, vn, pa, pb);
+  Fetch<T, V>(D, t0, lane, r_hi, __shfl_sync(kFull, rb, 1), cn, vn, pa, pb);
   for (int i = 0; i < ntw; i++) {
     int    c[T];
     V           v[T];
@@ -255,119 +370,140 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const Pet
     const int     r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
     r_hi               = __shfl_sync(kFull, rb, i + 1);
     const int nxt_hi   = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
-    if (i + 1 < ntw) Fetch<T, V, C16>(D, K, t0 + i + 1, lane, r_hi, nxt_hi, C16 ? __shfl_sync(kFull, tb16, i + 1) : 0, cn, vn, pa, pb);
+    if (i + 1 < ntw) Fetch<T, V>(D, t0 + i + 1, lane, r_hi, nxt_hi, cn, vn, pa, pb);
     const int64_t e0   = tb + (int64_t)lane * T;
     const bool    full = tb + WT <= nnz;
-    if constexpr (C16) {
-      const int cb = __shfl_sync(kFull, tb16, i);
-      if (cb >= 0 && full) Unpack<T>(cb, c);
-    }
 #pragma unroll
     for (int k = 0; k < T; k++) xv[k] = (full || e0 + k < nnz) ? spmv::Ldg(x + c[k]) : PetscScalar(0.0);
 
-    if (r_lo == r_hi) { /* fast track: the whole tile lies inside one row, which goes on in the next tile */
-      PetscScalar s = spmv::MulRn(spmv::Widen<PetscScalar>(v[0]), xv[0]);
-#pragma unroll
-      for (int k = 1; k < T; k++) s = spmv::AddRn(s, spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]));
-#pragma unroll
-      for (int o = kW / 2; o > 0; o >>= 1) s = spmv::AddRn(s, spmv::ShflXor(kFull, s, o));
-      carry   = spmv::AddRn(carry, s);
-      pending = true;
-      continue;
-    }
+    Tile<T, V, ADD>(D, y, speculate, hb, rowOf, lane, tb, r_lo, r_hi, a0, b0, v, xv, syncrow, slot, carry, pending);
+  }
+  if (pending && lane == 0) Put<ADD>(y, D.sval, r_hi, syncrow, slot, carry); /* the row goes on in the next warp */
+}
 
-    /* segment descriptor, on the fly: a head byte at the start of every non-empty row inside the tile,
-       with that row's index beside it; an empty row seen on the way makes the tile dirty */
-    __syncwarp(); /* the previous tile's reads of hb/rowOf are done */
-    ClearHeads<T>(hb + lane * T, lane == 0);
-    if (lane == 0) rowOf[0] = r_lo;
-    __syncwarp();
-    bool dirty = false, cont = false;
-    if (r_hi - r_lo <= WT) { /* walk the rows (always the case without empty rows) */
-      const int r_end = min(r_hi, m - 1);
-      for (int r = r_lo + 1 + lane, it = 0; r <= r_end; r += kW, it = 1) {
-        const int     a = it ? __ldg(rp + r) : a0, b = it ? __ldg(rp + r + 1) : b0; /* first pair prefetched */
-        const int64_t o = (int64_t)a - tb;
-        if (b > a) {
-          if (o < WT) {
-            hb[o]    = 1;
-            rowOf[o] = r;
-          }
-        } else dirty = true;
-        if (r == r_hi) cont = o < WT; /* r_hi starts inside the tile: its segment goes on */
-      }
-    } else { /* more rows than entries: runs of empty rows. Find each entry's row by binary search */
-      dirty = true;
-#pragma unroll
-      for (int q = 0; q < T; q++) {
-        const int     o = q * kW + lane;
-        const int64_t e = tb + o;
-        if (o == 0 || e >= nnz) continue;
-        int lo = r_lo, hi = r_hi; /* rightmost r with rp[r] <= e */
-        while (lo < hi) {
-          const int mid = lo + (hi - lo + 1) / 2;
-          if (__ldg(rp + mid) <= e) lo = mid;
-          else hi = mid - 1;
-        }
-        if (__ldg(rp + lo) == e) {
-          hb[o]    = 1;
-          rowOf[o] = lo;
-        }
-      }
-      if (lane == 0) cont = r_hi < m && __ldg(rp + r_hi) < tb + WT;
-    }
-    dirty = __any_sync(kFull, dirty) || !speculate;
-    cont  = __any_sync(kFull, cont);
-    __syncwarp();
+/* dcsr's kernel (issue #29): SpMVKernel's algorithm over the compressed columns, Tile for the sums (the same
+   floating-point operations in the same order: dcsr's product equals segsum's bit for bit), with its loads
+   arranged so that no memory latency waits on another that it need not wait on:
+   - the warp's first tile: its offsets and values are loaded before the warp's tile bases have arrived (which
+     say whether the tile is narrow); a wide first tile loads its CSR columns after. Earlier (683fa34, one
+     kernel with segsum) the first tile's loads waited for the bases: a memory latency before the first loads of
+     every warp of 7 tiles, which segsum does not pay (its first loads need nothing). Measured on the H100 (6
+     matrices), that alone took dcsr from 0.96x to 1.06-1.08x segsum;
+   - 32-bit element indices (nnz < 2^31, checked at build: every tile start stays below 2^32) and a full tile's
+     gathers without per-entry bounds: fewer instructions a tile (the kernel issues an instruction on about 70% of
+     the cycles: the tile's sums, not the bytes, bound it where the rows are long);
+   - 4 warps a block (segsum: 5): 32 warps an SM at 64 registers instead of 30.
+   A stage holds one tile's loads: the columns (packed offsets of a narrow tile, or the CSR's), values, the
+   descriptor pair and the tile's base; the next tile's stage is loaded while the current one is summed. */
+template <int T, typename V>
+struct Stage16 {
+  int c[T];
+  V   v[T];
+  int pa, pb, base;
+};
 
-    PetscScalar p[T];
+/* dcsr: a lane's T 16-bit column offsets as LoadPacked, but as volatile asm: the warp's first tile loads them
+   before its base is known, and the compiler must not move them into the branch that the base decides */
+template <int T>
+__device__ __forceinline__ void LoadPackedEarly(const unsigned short *__restrict__ p, int (&c)[T])
+{
+  if constexpr (T == 2) asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(c[0]) : "l"(p));
+  else if constexpr (T == 4) asm volatile("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(c[0]), "=r"(c[1]) : "l"(p));
+  else {
 #pragma unroll
-    for (int k = 0; k < T; k++) p[k] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]);
-    if (lane == 0 && pending) p[0] = spmv::AddRn(carry, p[0]); /* carry into the tile's first segment */
-    const unsigned h = HeadBits<T>(hb + lane * T);
-    int rowbase = r_lo; /* speculation: the j-th head of this lane is row r_lo + (heads before it) */
-    if (!dirty) {
-      const int nh = __popc(h);
-      int       s  = nh;
-#pragma unroll
-      for (int d = 1; d < kW; d <<= 1) {
-        const int t = __shfl_up_sync(kFull, s, d);
-        if (lane >= d) s += t;
-      }
-      rowbase = r_lo + s - nh;
+    for (int q = 0; q < T / 8; q++) asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(c[4 * q]), "=r"(c[4 * q + 1]), "=r"(c[4 * q + 2]), "=r"(c[4 * q + 3]) : "l"(p + 8 * q));
+  }
+}
+
+/* dcsr's Fetch: the stage of the tile starting at nonzero tb, whose base is lane j of tb16 (the warp's bases).
+   EARLY (the warp's first tile): a full tile's offsets and values are loaded before the base is read, a wide
+   tile's CSR columns after (a wide first tile then reads its 2-byte offsets for nothing). */
+template <int T, typename V, bool EARLY>
+__device__ __forceinline__ void Fetch16(const Dev &D, const Cols16<true> &K, unsigned tb, int lane, int lo, int hi, int tb16, int j, Stage16<T, V> &s)
+{
+  constexpr unsigned WT  = kW * T;
+  const unsigned     nnz = (unsigned)D.nnz, e0 = tb + (unsigned)lane * T;
+  const bool         full = tb + WT <= nnz;
+  if (EARLY) {
+    if (full) {
+      LoadPackedEarly<T>(K.off + e0, s.c);
+      LoadVals<T, V>(Vals<V>(D) + e0, 0, s.v);
     }
-    /* the lane's run, sequentially: segments that start and end inside the lane are written at once */
-    PetscScalar acc = 0.0, lead = 0.0;
-    int         cur = -1, j = 0;
+    s.base = __shfl_sync(kFull, tb16, j);
+    if (full && s.base < 0) LoadCols<T>(D.cj + e0, 0, s.c);
+  } else {
+    s.base = __shfl_sync(kFull, tb16, j);
+    if (full) {
+      if (s.base >= 0) LoadPacked<T>(K.off + e0, 0, s.c);
+      else LoadCols<T>(D.cj + e0, 0, s.c);
+      LoadVals<T, V>(Vals<V>(D) + e0, 0, s.v);
+    }
+  }
+  if (!full) { /* the last, partial tile: the CSR's columns */
 #pragma unroll
     for (int k = 0; k < T; k++) {
-      if (h >> k & 1u) {
-        if (cur >= 0) {
-          Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, acc);
-          j++;
-        } else lead = acc;
-        acc = 0.0;
-        cur = k;
-      }
-      acc = spmv::AddRn(acc, p[k]);
+      const bool in = e0 + k < nnz;
+      s.c[k]        = in ? __ldcs(D.cj + e0 + k) : 0;
+      s.v[k]        = in ? spmv::Ldcs(Vals<V>(D) + e0 + k) : V(0);
     }
-    const bool seen = cur >= 0;
-    if (!seen) lead = acc;
-    /* segments that span lanes: reverse segmented scan of the leading pieces, stopping at a lane with a head */
-    const unsigned seenmask = __ballot_sync(kFull, seen);
-    PetscScalar    cc       = lead;
+  }
+  const int r = lo + 1 + lane;
+  if (lo != hi && hi - lo <= (int)WT && r <= min(hi, D.m - 1)) {
+    s.pa = __ldg(D.rp + r);
+    s.pb = __ldg(D.rp + r + 1);
+  }
+}
+
+/* dcsr: the stage's columns (unpacked where the tile is narrow and full) and its x entries */
+template <int T, typename V>
+__device__ __forceinline__ void Gather16(const Dev &D, const PetscScalar *__restrict__ x, unsigned tb, int lane, Stage16<T, V> &s, PetscScalar (&xv)[T])
+{
+  constexpr unsigned WT  = kW * T;
+  const unsigned     nnz = (unsigned)D.nnz, e0 = tb + (unsigned)lane * T;
+  if (tb + WT <= nnz) {
+    if (s.base >= 0) Unpack<T>(s.base, s.c);
 #pragma unroll
-    for (int d = 1; d < kW; d <<= 1) {
-      const PetscScalar oc = spmv::ShflDown(kFull, cc, d);
-      if (!((seenmask >> lane) & ((1u << d) - 1u)) && lane + d < kW) cc = spmv::AddRn(cc, oc);
-    }
-    PetscScalar nxt = spmv::ShflDown(kFull, cc, 1);
-    if (lane == kW - 1) nxt = 0.0;
-    const PetscScalar tot = spmv::AddRn(acc, nxt); /* the lane's last segment */
-    const int    tstar = kW - 1 - __clz(seenmask); /* holds the tile's last segment */
-    if (seen && !(cont && lane == tstar)) Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, tot);
-    carry   = cont ? spmv::Shfl(kFull, tot, tstar) : PetscScalar(0.0);
-    pending = cont;
+    for (int k = 0; k < T; k++) xv[k] = spmv::Ldg(x + s.c[k]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < T; k++) xv[k] = e0 + k < nnz ? spmv::Ldg(x + s.c[k]) : PetscScalar(0.0);
+  }
+}
+
+template <int T, typename V, bool ADD>
+__global__ void __launch_bounds__(kMaxThreads) SpMVKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const bool speculate, const Cols16<true> K)
+{
+  constexpr unsigned WT = kW * T;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int      lane  = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
+  unsigned char *hb    = smem + wib * (5 * WT);
+  int           *rowOf = reinterpret_cast<int *>(hb + WT);
+  const int64_t  g     = (int64_t)blockIdx.x * (blockDim.x / kW) + wib;
+  if (g >= D.nwarps) return; /* whole warps leave together */
+  const int64_t  t0      = g * D.S;
+  const unsigned tb0     = (unsigned)t0 * WT;
+  const int      ntw     = (int)min((int64_t)D.S, D.ntiles - t0);
+  const int      rb      = lane <= ntw ? __ldg(D.bound + t0 + lane) : 0; /* lane i: first row of tile i */
+  const int      tb16    = lane < ntw ? __ldg(K.base + t0 + lane) : 0;   /* lane i: the base of tile i */
+  const int      slot    = __ldg(D.wslot + g);
+  int            r_hi    = __shfl_sync(kFull, rb, 0);
+  const int      syncrow = slot >= 0 ? r_hi : -1;
+  PetscScalar    carry   = 0.0;
+  bool           pending = false;
+
+  Stage16<T, V> cur, nxt;
+  cur.pa = cur.pb = nxt.pa = nxt.pb = 0;
+  Fetch16<T, V, true>(D, K, tb0, lane, r_hi, __shfl_sync(kFull, rb, 1), tb16, 0, cur);
+  for (int i = 0; i < ntw; i++) {
+    const unsigned tb   = tb0 + (unsigned)i * WT;
+    const int      r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
+    r_hi                = __shfl_sync(kFull, rb, i + 1);
+    const int nxt_hi    = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
+    if (i + 1 < ntw) Fetch16<T, V, false>(D, K, tb + WT, lane, r_hi, nxt_hi, tb16, i + 1, nxt);
+    PetscScalar xv[T];
+    Gather16<T, V>(D, x, tb, lane, cur, xv);
+    Tile<T, V, ADD, unsigned>(D, y, speculate, hb, rowOf, lane, tb, r_lo, r_hi, cur.pa, cur.pb, cur.v, xv, syncrow, slot, carry, pending);
+    cur = nxt;
   }
   if (pending && lane == 0) Put<ADD>(y, D.sval, r_hi, syncrow, slot, carry); /* the row goes on in the next warp */
 }
@@ -542,8 +678,13 @@ PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool specu
   PetscFunctionBegin;
   const unsigned    blocks = (unsigned)((D.nwarps + warps - 1) / warps);
   const std::size_t shmem  = (std::size_t)warps * 5 * kW * T;
-  if (add) SpMVKernel<T, V, true, C16><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate, K);
-  else SpMVKernel<T, V, false, C16><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate, K);
+  if constexpr (C16) {
+    if (add) SpMVKernel16<T, V, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate, K);
+    else SpMVKernel16<T, V, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate, K);
+  } else {
+    if (add) SpMVKernel<T, V, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
+    else SpMVKernel<T, V, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
+  }
   SpMVCheckLaunch();
   if (D.nruns > 0 || (!add && D.nempty > 0)) {
     const unsigned fb = Grid(std::max(D.nruns, add ? 0 : D.nempty));
@@ -589,6 +730,7 @@ public:
   {
     opt.c16  = c16;
     opt.name = c16 ? "dcsr" : "segsum";
+    if (c16) opt.warps = 4; /* SpMVKernel16: 32 warps an SM at 64 registers (5: 30), measured faster on the H100 */
   }
   ~SegSum() override { (void)ReleaseDevice(); }
 

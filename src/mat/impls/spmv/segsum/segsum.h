@@ -51,7 +51,9 @@
    Values stay where they are (the CSR's fp64, or the fp32 copy's), so a values refresh re-encodes nothing.
    A product then streams 8 (4 in fp32) + 2 bytes a nonzero in narrow tiles (+ 4 a tile for the base) instead
    of 8 + 4; the row offsets are still read by the descriptor walk. The order of the floating-point operations
-   is segsum's: dcsr's product equals segsum's bit for bit.
+   is segsum's: dcsr's product equals segsum's bit for bit. dcsr has a kernel of its own (segsum.cu, SpMVKernel16:
+   the same tile sums, its loads arranged so that a warp's first tile does not wait for the tile bases, 32-bit
+   element indices) and runs 4 warps a block by default (segsum: 5).
 */
 #pragma once
 #include "../spmvformat.h"
