@@ -127,7 +127,7 @@ static PetscErrorCode TestFamilies(void)
     {"stencil27:n=16,const=1", "ccoo"},                         /* values repeat */
     {"rmat:scale=17,ef=16,seed=3", "brc"},                      /* power law, columns anywhere */
     {"denserows:m=100000,k=8,len=20000,dense=8,seed=3", "argcsr"}, /* a few dense rows, columns anywhere */
-    {"denserows:m=4000,k=6,len=2500,dense=4,seed=3", "segsum"},    /* irregular rows, columns local (n < 2^16) */
+    {"denserows:m=4000,k=6,len=2500,dense=4,seed=3", "dcsr"},      /* irregular rows, columns local (n < 2^16): segsum's balance, 16-bit columns */
   };
 
   PetscFunctionBeginUser;
@@ -212,11 +212,12 @@ static PetscErrorCode TestForced(void)
   PetscCall(Case(A, "f4_", "mat_spmv_format=suraa", "suraa", "suraa"));
   PetscCall(Case(A, "f5_", "mat_spmv_candidates=segsum,argcsr", "argcsr", "argcsr,segsum")); /* argcsr ranks first */
   PetscCall(Case(A, "f6_", "mat_spmv_deterministic", "brc", "csr,brc,argcsr,segsum,suraa,dcsr")); /* ccoo (a bet here) is not deterministic: its runner-up brc, which splits no row of 7 */
-  PetscCall(Case(R, "f7_", "mat_spmv_deterministic", "segsum", "csr,argcsr,segsum,suraa,dcsr")); /* rows > 64: brc splits */
-  {                                                                                           /* -mat_spmv_dcsr: dcsr in segsum's place (narrow tiles: n < 2^16) */
+  PetscCall(Case(R, "f7_", "mat_spmv_deterministic", "dcsr", "csr,argcsr,segsum,suraa,dcsr")); /* rows > 64: brc splits; dcsr in segsum's place (4096 columns) */
+  {                                                                                           /* -mat_spmv_dcsr (the default): dcsr in segsum's place (narrow tiles: n < 2^16); 0: segsum */
     Mat D;
     PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, "denserows:m=4000,k=6,len=2500,dense=4,seed=3", &D));
     PetscCall(Case(D, "f8_", "mat_spmv_dcsr", "dcsr", "csr,dcsr,argcsr,ccoo,brc"));
+    PetscCall(Case(D, "f9_", "mat_spmv_dcsr=0", "segsum", "csr,segsum,argcsr,ccoo,brc"));
     PetscCall(MatDestroy(&D));
   }
   /* the other types answer with their own name */
@@ -284,7 +285,7 @@ static PetscErrorCode TestSurvival(void)
   PetscCall(CheckMult(A, B, "after a new pattern"));
   PetscCall(ExpectSelections(before, 1, "new pattern"));
   PetscCall(MatSpMVGetFormat(B, &got));
-  if (rule) PetscCall(Expect(B, "segsum", "new pattern with a long row (irregular, local columns)"));
+  if (rule) PetscCall(Expect(B, "dcsr", "new pattern with a long row (irregular, local columns: segsum's balance, dcsr's 16-bit columns)"));
   /* the duplicate kept its own (old) pattern and choice */
   PetscCall(Expect(C, first, "the duplicate after the original's new pattern"));
   /* new options choose again */

@@ -140,8 +140,8 @@ struct SpMVAutoOptions {
   PetscReal margin        = 0.03;  /* a format replaces csr when its timed product is at least this much faster */
   PetscReal wait          = 2;     /* on the GPU the selection waits until the matrix's products took this many times its
                                       expected cost (cuSPARSE's product runs meanwhile); 0: at the first product */
-  PetscBool dcsr          = PETSC_FALSE; /* -mat_spmv_dcsr: rank dcsr in segsum's place where its tiles are narrow (off: on the
-                                            H100, dcsr has not yet run ahead of segsum, see autohost.cxx) */
+  PetscBool dcsr          = PETSC_TRUE; /* -mat_spmv_dcsr: rank dcsr in segsum's place where its tiles are narrow (on since
+                                           dcsr's own kernel runs ahead of segsum there, see autohost.cxx) */
   BRCOptions brc          = BRCPluginDefaults(); /* BRC's width options (read, not printed, by the auto format): does BRC split rows? */
   bool operator==(const SpMVAutoOptions &o) const
   {

@@ -352,17 +352,17 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   /* SURAA is never ranked: it was the fastest on none of the nine benchmark matrices (0.53-1.34x, behind BRC
      or CCOO on every one): its global sort by length breaks x locality and its three kernel groups cost
      launches. It runs when asked for (-mat_spmv_format, -mat_spmv_candidates). */
-  /* dcsr is segsum's kernel over 16-bit column offsets (a tile whose columns span more keeps the CSR's 32-bit
-     columns): the same balance, the same order of operations, 2 bytes a nonzero fewer in every narrow tile. With
-     -mat_spmv_dcsr, where at least half of its tiles are narrow, it takes segsum's place, in the ranking and as
-     the safety net below (so it pushes no other candidate out of the budget: the net is reserved at segsum's
-     cost); elsewhere segsum stays (a wide tile costs dcsr its base read on top of segsum's bytes).
-     Off by default: on the H100 (bench/results/spmv-dcsr-h100-20261125-*-v1/-v2, 14 matrices) dcsr ran level with
-     segsum where its tiles were wide and 10-40% (v1), then 12-14% (v2) behind it where they were narrow, while
-     its floor (floor-gather16) ran 0.85x floor-gather there; in place of segsum it cost the selection two misses
-     (rgg 0.918x, vsp 0.927x the fastest type, both won by segsum). The kernel that keeps the offsets packed until
-     the tile's use (683fa34) has not been measured on a GPU yet: turn this on by default once it runs ahead. */
-  const bool d16 = o.dcsr && st.Tile16Fraction() >= kDCSRFit;
+  /* dcsr is segsum's balance over 16-bit column offsets (a tile whose columns span more keeps the CSR's 32-bit
+     columns): the same order of operations, 2 bytes a nonzero fewer in every narrow tile. Where at least half of its
+     tiles are narrow, it takes segsum's place, in the ranking and as the safety net below (so it pushes no other
+     candidate out of the budget: the net is reserved at segsum's cost); elsewhere segsum stays (a wide tile costs
+     dcsr its base read on top of segsum's bytes). Only where dcsr is allowed (-mat_spmv_candidates without it keeps
+     segsum). On by default (-mat_spmv_dcsr) since dcsr's own kernel (13cae5c) runs 1.06-1.17x segsum on narrow
+     tiles; measured in one run on the H100 (6a0be22, bench/results/spmv-dcsr-default-h100-20261126-6a0be22.*, 15
+     matrices): spmv 1.354x aijcusparse in geometric mean against 1.293x without, its worst 0.990x the fastest type
+     against 0.878x (without it, dcsr was the fastest type on 9 of the 15 and spmv never timed it).
+     Earlier kernels lost to segsum (bench/results/spmv-dcsr-h100-20261125-*: 12-14% behind on narrow tiles). */
+  const bool d16 = o.dcsr && st.Tile16Fraction() >= kDCSRFit && (!o.allowed || (o.allowed >> AUTO_DCSR & 1u));
   const int  net = d16 ? AUTO_DCSR : AUTO_SEGSUM;
   if (d16)
     for (int k = 0; k < n; k++)
