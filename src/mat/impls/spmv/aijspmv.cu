@@ -837,13 +837,9 @@ PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
    on the new matrix' ops->convertfrom (MatConvert_Parent_SeqAIJSpMV) */
 PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  PetscBool same, aij;
+  PetscBool aij;
 
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscStrcmpAny(type, &aij, MATSEQAIJ, MATAIJ, ""));
   if (reuse == MAT_INITIAL_MATRIX && aij && OnGPUParent(Ctx(A))) { /* a new SeqAIJ from the GPU parent: PETSc's own way for
                                                                       aijcusparse, at its cost (no duplicate first) */
@@ -852,10 +848,7 @@ PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse,
     PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, B));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(MatSpMVSeqDetach(*B)); /* a plain parent matrix now */
-  PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
-  if (!same) PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
+  PetscCall(SpMVConvertThroughParent(A, type, reuse, B, true, MatSpMVSeqDetach));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -863,20 +856,11 @@ PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse,
    none of which names ours): through the parent, then the overlay */
 PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  const SpMVFormatInfo *f      = SpMVFindFormat(type);
-  const MatType         parent = SpMVHaveGPU() ? MATSEQAIJCUSPARSE : MATSEQAIJ;
-  PetscBool             same;
+  const SpMVFormatInfo *f = SpMVFindFormat(type);
 
   PetscFunctionBegin;
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown petsc-spmv matrix type %s", type);
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*B, parent, &same));
-  if (!same) PetscCall(MatConvert(*B, parent, MAT_INPLACE_MATRIX, B));
-  PetscCall(Attach(*B, f, PETSC_FALSE, SpMVHostReferenceDefault(*B)));
+  PetscCall(SpMVConvertThroughParent(A, SpMVHaveGPU() ? MATSEQAIJCUSPARSE : MATSEQAIJ, reuse, B, false, [f](Mat C) { return Attach(C, f, PETSC_FALSE, SpMVHostReferenceDefault(C)); }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -175,38 +175,20 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
 /* to the parent family (mpiaij, mpiaijcusparse): the overlay comes off, then the parent converts */
 PetscErrorCode MatConvert_MPIAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  PetscBool same;
-
   PetscFunctionBegin;
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(DetachMPI(*B));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
-  if (!same) PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
+  PetscCall(SpMVConvertThroughParent(A, type, reuse, B, true, DetachMPI));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* from any matrix (the new matrix' "convertfrom", as in aijspmv.cu): through the parent, then the overlay */
 PetscErrorCode MatConvert_Parent_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
-  const SpMVFormatInfo *f      = SpMVFindFormat(type);
-  const MatType         parent = SpMVHaveGPU() ? MATMPIAIJCUSPARSE : MATMPIAIJ;
-  PetscBool             same;
+  const SpMVFormatInfo *f = SpMVFindFormat(type);
 
   PetscFunctionBegin;
   if (!f && !strncmp(type, "mpiaij", 6)) f = SpMVFindFormat(type + 6); /* mpiaij<fmt> -> <fmt> */
   PetscCheck(f, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown petsc-spmv matrix type %s", type);
-  if (reuse == MAT_REUSE_MATRIX) {
-    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(PetscObjectTypeCompare((PetscObject)*B, parent, &same));
-  if (!same) PetscCall(MatConvert(*B, parent, MAT_INPLACE_MATRIX, B));
-  PetscCall(AttachMPI(*B, f));
+  PetscCall(SpMVConvertThroughParent(A, SpMVHaveGPU() ? MATMPIAIJCUSPARSE : MATMPIAIJ, reuse, B, false, [f](Mat C) { return AttachMPI(C, f); }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

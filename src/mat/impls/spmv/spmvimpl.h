@@ -34,3 +34,25 @@ PetscBool             MatSpMVSeqOnGPU(Mat);
 PetscErrorCode        MatSpMVSeqDeviceCsr(Mat, PetscBool, const PetscInt **, const PetscInt **, const PetscScalar **);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *, PetscBool *);
 PetscBool             SpMVHostReferenceDefault(Mat);
+
+/* The converters between a plugin type and its parent family, sequential (aijspmv.cu) and MPI (mpiaijspmv.cu) alike:
+   MAT_REUSE_MATRIX copies the values; otherwise the copy (or A itself, MAT_INPLACE_MATRIX) takes the overlay off and
+   PETSc converts it to `type` (off = true: to the parent family), or PETSc converts it to `type`, the parent, and the
+   overlay goes on (off = false: from any matrix) */
+template <typename Overlay>
+PetscErrorCode SpMVConvertThroughParent(Mat A, MatType type, MatReuse reuse, Mat *B, bool off, Overlay overlay)
+{
+  PetscBool same;
+
+  PetscFunctionBegin;
+  if (reuse == MAT_REUSE_MATRIX) {
+    PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  if (off) PetscCall(overlay(*B));
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
+  if (!same) PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
+  if (!off) PetscCall(overlay(*B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
