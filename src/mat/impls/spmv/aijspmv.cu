@@ -1023,6 +1023,77 @@ struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> {
 };
 #define SPMV_FACTOR(op) FactorThunk<decltype(_MatOps::op), &_MatOps::op>
 
+/* the values of one vector into another of another type (host and CUDA vectors alike, through their arrays) */
+PetscErrorCode CopyValues(Vec from, Vec to)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArrayWrite(to, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayWrite(to, &b));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a triangular solve (F, b, x) or (F, b, y, x) of the cuSPARSE factor, the result x last: cuSPARSE's solves take only
+   CUDA vectors (an optimized PETSc takes a host vector's pointer for a device one, unchecked: aijcusparse's ILU gives
+   a wrong answer and no error on a program's VecCreateSeq vectors); host vectors are staged through CUDA copies */
+template <typename F, F _MatOps::*M>
+struct SolveThunk;
+template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...)>
+struct SolveThunk<PetscErrorCode (*)(Mat, V...), M> {
+  static constexpr int n = sizeof...(V);
+  template <std::size_t... K>
+  static PetscErrorCode Run(struct _MatOps *ops, Mat F, Vec (&d)[n], std::index_sequence<K...>)
+  {
+    return (ops->*M)(F, d[K]...);
+  }
+  static PetscErrorCode Call(Mat F, V... v)
+  {
+    struct _MatOps *ops;
+    Vec             h[n] = {v...}, d[n] = {};
+    bool            own[n] = {};
+
+    PetscFunctionBegin;
+    PetscCall(FactorOps(F, &ops));
+    if ((CUDAVec(v) && ...)) {
+      PetscCall((ops->*M)(F, v...));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(PetscInfo(F, "petsc-spmv: host vectors staged through CUDA vectors for cuSPARSE's triangular solve\n"));
+    for (int k = 0; k < n; k++) {
+      for (int q = 0; q < k && !d[k]; q++)
+        if (h[q] == h[k]) d[k] = d[q]; /* the same vector twice (x = y + F^-1 b in place) */
+      if (d[k]) continue;
+      PetscInt m;
+      PetscCall(VecGetLocalSize(h[k], &m));
+      PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, m, &d[k]));
+      own[k] = true;
+      if (k < n - 1) PetscCall(CopyValues(h[k], d[k])); /* the inputs; x is only written */
+    }
+    PetscCall(Run(ops, F, d, std::make_index_sequence<n>{}));
+    PetscCall(CopyValues(d[n - 1], h[n - 1]));
+    for (int k = 0; k < n; k++)
+      if (own[k]) PetscCall(VecDestroy(&d[k]));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  static PetscErrorCode Wrap(Mat F, struct _MatOps *saved)
+  {
+    auto &live = F->ops->*M;
+    if (live && live != Call) {
+      saved->*M = live;
+      live      = Call;
+    }
+    return PETSC_SUCCESS;
+  }
+};
+#define SPMV_SOLVE(op) SolveThunk<decltype(_MatOps::op), &_MatOps::op>
+
 PetscErrorCode WrapFactorPhases(Mat F)
 {
   struct _MatOps *ops;
@@ -1035,6 +1106,10 @@ PetscErrorCode WrapFactorPhases(Mat F)
   PetscCall(SPMV_FACTOR(iccfactorsymbolic)::Wrap(F, ops));
   PetscCall(SPMV_FACTOR(lufactornumeric)::Wrap(F, ops));
   PetscCall(SPMV_FACTOR(choleskyfactornumeric)::Wrap(F, ops));
+  PetscCall(SPMV_SOLVE(solve)::Wrap(F, ops)); /* set by the numeric phase */
+  PetscCall(SPMV_SOLVE(solveadd)::Wrap(F, ops));
+  PetscCall(SPMV_SOLVE(solvetranspose)::Wrap(F, ops));
+  PetscCall(SPMV_SOLVE(solvetransposeadd)::Wrap(F, ops));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
