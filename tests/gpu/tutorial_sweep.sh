@@ -3,7 +3,9 @@
 # PETSc's own, loaded with -dll_append. One table line per tutorial and type: exit status, PETSc error, linear solves and
 # their iterations, Newton iterations, time steps, the program's last printed norm; the verdict compares with the
 # reference type's run (same = identical counts; close = every linear solve within 10% (+2) of the reference's, as
-# tests/run.sh's same_solves; DIFF; ERROR where the reference ran cleanly; both-error where both fail alike).
+# tests/run.sh's same_solves, every Newton solve within 10% (+1); DIFF(what) otherwise, DIFF(norm) where the last
+# printed norm line's numbers differ by more than 1% (a wrong answer with the same counts); ERROR where the reference
+# ran cleanly; both-error where both fail).
 #
 #   tests/gpu/tutorial_sweep.sh host [OUT]   no GPU: aij against spmv, brc, ccoo with -mat_spmv_host_reference (the
 #                                            formats' host references run the products), and a -mat_view pass that
@@ -12,7 +14,7 @@
 #                                            -vec_type cuda -dm_vec_type cuda; GPU types against aijcusparse, and
 #                                            aijcusparse against aij (what rounding alone does)
 # Environment: BUILD (build folder: bin/ and lib/), MPIEXEC, JOBS (runs at once), CASES (case file), ONLY (regex of
-# case names), TYPES (plugin types), TMO (seconds a run). OUT gets logs/, table.txt, and tutorial-sweep.tar.gz.
+# case names), TYPES (plugin types), TMO (seconds a run), TABLE_ONLY=1 (no runs: the table again from OUT's logs). OUT gets logs/, table.txt, and tutorial-sweep.tar.gz.
 set -u
 if [ "${1:-}" = __runone ]; then MODE=$2; OUT=$3; else MODE=${1:-host}; OUT=${2:-${OUT:-/tmp/tutorial-sweep}}; fi
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -46,7 +48,7 @@ summarize() { # LOG RC
     /Nonlinear .*solve converged due to/ { ns++; sits += $NF }
     /Nonlinear .*solve did not converge due to/ { ns++; sdiv++; sits += $NF }
     /^ *[0-9]+ TS dt/ { ts = $1 }
-    /[Nn]orm/ && !/^#/ && !/Function norm/ && !/Linear|Nonlinear|KSP|TS dt/ { nl = $0 }
+    /[Nn]orm|[Ee]rror/ && /[0-9]\.[0-9]/ && !/^#/ && !/PETSC ERROR|Function norm|Linear|Nonlinear|KSP|TS dt|tolerance/ { l3 = l2; l2 = l1; l1 = $0; nl = (l3 != "" ? l3 " ; " : "") (l2 != "" ? l2 " ; " : "") l1 }
     END {
       gsub(/[|]/, "/", err); gsub(/[|]/, "/", nl); gsub(/^ +| +$/, "", nl)
       printf "rc=%s|err=%s|nk=%d|kits=%d|kdiv=%d|ns=%d|sits=%d|sdiv=%d|ts=%s|norm=%s\n", rc, substr(err, 1, 90), nk, kits, kdiv+0, ns, sits, sdiv+0, ts, substr(nl, 1, 60)
@@ -76,7 +78,8 @@ if [ "${1:-}" = __runone ]; then # __runone MODE OUT "name|np|config|args"
   runone "$name" "$np" "$cfg" $args; exit 0; fi
 
 # the job list: one line per run (name|np|config|args), run JOBS at a time
-jobs_file=$OUT/jobs.txt; : > "$jobs_file"
+jobs_file=$OUT/jobs.txt
+if [ -z "${TABLE_ONLY:-}" ]; then : > "$jobs_file"
 while IFS='|' read -r name np args; do
   case "$name" in ''|\#*) continue ;; esac
   [[ $name =~ $ONLY ]] || continue
@@ -87,6 +90,12 @@ done < "$CASES"
 t0=$SECONDS
 tr '\n' '\0' < "$jobs_file" | xargs -0 -n 1 -P "$JOBS" bash "$HERE/$(basename "$0")" __runone "$MODE" "$OUT"
 echo "runs: $(wc -l < "$jobs_file") in $((SECONDS - t0)) s ($JOBS at once)" >&2
+else # the summaries again from the logs (the exit status and time kept)
+  for f in "$OUT"/logs/*.log; do
+    o=$(cat "${f%.log}.sum"); rc=$(sed 's/|/\n/g' <<< "$o" | sed -n 's/^rc=//p')
+    echo "$(summarize "$f" "$rc")|${o##*|}" > "${f%.log}.sum"
+  done
+fi # TABLE_ONLY
 
 # the table
 field() { sed 's/|/\n/g' <<< "$1" | sed -n "s/^$2=//p"; }
@@ -99,6 +108,10 @@ verdict() { # REFSUM SUM
   if [ "$ra" != 0 ]; then echo ref-error; return; fi
   local k
   for k in nk ns ts kdiv sdiv; do [ "$(field "$a" $k)" = "$(field "$b" $k)" ] || { echo "DIFF($k)"; return; }; done
+  # the program's last printed norm (an error norm, mostly): each number within 1% (+1e-10) of the reference's
+  if ! paste <(grep -oE '[0-9.]+e[-+][0-9]+|[0-9]+\.[0-9]*' <<< "$(field "$a" norm)") <(grep -oE '[0-9.]+e[-+][0-9]+|[0-9]+\.[0-9]*' <<< "$(field "$b" norm)") |
+    awk '{ d = $1 - $2; if (d < 0) d = -d; m = ($1 > $2 ? $1 : $2); if ($1 == "" || $2 == "" || d > 1e-2 * m + 1e-10) bad = 1 } END { exit bad }'; then
+    echo "DIFF(norm)"; return; fi
   if [ "$(field "$a" kits)" = "$(field "$b" kits)" ] && [ "$(field "$a" sits)" = "$(field "$b" sits)" ]; then echo same; return; fi
   # per-solve comparison from the logs
   echo close?
@@ -126,7 +139,7 @@ per_solve_close() { # REFLOG LOG: every linear solve within 10% (+2) of the refe
       else v=$(verdict "$refsum" "$s")
         [ "$v" = "close?" ] && { per_solve_close "$OUT/logs/$name.$REF.log" "$OUT/logs/$name.$cfg.log" && v=close || v="DIFF(its)"; }
       fi
-      e=$(field "$s" err); [ -n "$e" ] || e=$(field "$s" norm)
+      e=$(field "$s" err); [ -n "$e" ] || e=$(field "$s" norm | sed 's/.* ; //' | cut -c1-70)
       kd=$(field "$s" kdiv); [ "$kd" = 0 ] && kd= || kd="!$kd"
       printf '%-18s %-2s %-12s %-9s %-6s %-10s %-6s %-4s %s\n' "$name" "$np" "$cfg" "$v" "$(field "$s" nk)$kd" "$(field "$s" kits)" "$(field "$s" sits)" "$(field "$s" ts)" "$e"
     done
