@@ -97,7 +97,21 @@ PETSC_TUTORIAL = $(firstword $(wildcard $(PETSC_DIR)/src/$(1) $(PETSC_DIR)/share
 TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ksp/tutorials/ex2.c ex45:ksp/ksp/tutorials/ex45.c \
              ex5:snes/tutorials/ex5.c bench_kspsolve:ksp/ksp/tutorials/bench_kspsolve.c ksp_ex50:ksp/ksp/tutorials/ex50.c \
              ksp_ex34:ksp/ksp/tutorials/ex34.c snes_ex12:snes/tutorials/ex12.c snes_ex48:snes/tutorials/ex48.c \
-             ts_ex13:ts/tutorials/ex13.c ksp_ex10:ksp/ksp/tutorials/ex10.c
+             ts_ex13:ts/tutorials/ex13.c ksp_ex10:ksp/ksp/tutorials/ex10.c \
+             ksp_ex1:ksp/ksp/tutorials/ex1.c ksp_ex3:ksp/ksp/tutorials/ex3.c ksp_ex7:ksp/ksp/tutorials/ex7.c \
+             ksp_ex8:ksp/ksp/tutorials/ex8.c ksp_ex9:ksp/ksp/tutorials/ex9.c ksp_ex15:ksp/ksp/tutorials/ex15.c \
+             ksp_ex18:ksp/ksp/tutorials/ex18.c ksp_ex23:ksp/ksp/tutorials/ex23.c ksp_ex25:ksp/ksp/tutorials/ex25.c \
+             ksp_ex29:ksp/ksp/tutorials/ex29.c ksp_ex32:ksp/ksp/tutorials/ex32.c ksp_ex42:ksp/ksp/tutorials/ex42.c \
+             ksp_ex43:ksp/ksp/tutorials/ex43.c ksp_ex46:ksp/ksp/tutorials/ex46.c ksp_ex49:ksp/ksp/tutorials/ex49.c \
+             ksp_ex52:ksp/ksp/tutorials/ex52.c ksp_ex55:ksp/ksp/tutorials/ex55.c ksp_ex62:ksp/ksp/tutorials/ex62.c \
+             ksp_ex70:ksp/ksp/tutorials/ex70.c ksp_ex84:ksp/ksp/tutorials/ex84.c \
+             pc_ex3:ksp/pc/tutorials/ex3.c snes_ex1:snes/tutorials/ex1.c snes_ex2:snes/tutorials/ex2.c \
+             snes_ex3:snes/tutorials/ex3.c snes_ex9:snes/tutorials/ex9.c snes_ex15:snes/tutorials/ex15.c \
+             snes_ex16:snes/tutorials/ex16.c snes_ex28:snes/tutorials/ex28.c \
+             snes_ex35:snes/tutorials/ex35.c snes_ex42:snes/tutorials/ex42.c snes_ex46:snes/tutorials/ex46.c \
+             snes_ex56:snes/tutorials/ex56.c ts_ex2:ts/tutorials/ex2.c \
+             ts_ex3:ts/tutorials/ex3.c ts_ex4:ts/tutorials/ex4.c ts_ex10:ts/tutorials/ex10.c ts_ex15:ts/tutorials/ex15.c \
+             ts_ex20:ts/tutorials/ex20.c ts_ex26:ts/tutorials/ex26.c ts_ex46:ts/tutorials/ex46.c
 define TUTORIAL_RULE
 $(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
 	@mkdir -p $$(@D)

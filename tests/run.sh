@@ -336,6 +336,28 @@ for T in $TYPES; do
   run tutorial_snes_ex48_$T      same_solves tutorial_snes_ex48_$T $T 1 "$BIN/snes_ex48" -M 8 -N 8 -P 4 -ksp_type gmres -pc_type jacobi
   run tutorial_ts_ex13_$T        same_solves tutorial_ts_ex13_$T $T 1 "$BIN/ts_ex13" -da_grid_x 32 -da_grid_y 32 -ts_max_steps 3
 done
+# 9d. the tutorial sweep (tests/tutorial_cases.txt; tests/gpu/tutorial_sweep.sh, on the GPU against aijcusparse): the
+#     cases that take a path no other test takes, every type against aij (host references): the run succeeds, as many
+#     linear and Newton solves and time steps, the same converged/diverged reasons, each linear solve within 10% (+2)
+#     and each Newton solve within 10% (+1) of aij's iterations; and with -mat_view the plugin's type was made (brc).
+#     Paths: ASM, GASM, PCKSP, MatPermute, PCMG on DMDAs (1D, 2D, Neumann, SVD coarse), fieldsplit (Stokes 2D/3D),
+#     GAMG with coordinates and near null spaces, LU, MatZeroRowsColumns + PCREDISTRIBUTE + fieldsplit, VI submatrices,
+#     Picard, DMComposite (sub-DM matrices whose vectors are host vectors), FD coloring, DMPlex FEM with fieldsplit
+TUTORIAL_CI=${TUTORIAL_CI:-ksp_ex3 ksp_ex8 ksp_ex9 ksp_ex15_tsirm ksp_ex18 ksp_ex25_n2 ksp_ex29_neumann ksp_ex32 ksp_ex42_fs ksp_ex43 ksp_ex46_n2 ksp_ex49_gamg ksp_ex52 ksp_ex55 ksp_ex62 ksp_ex70 ksp_ex84 pc_ex3_redist snes_ex9 snes_ex15_picard snes_ex16 snes_ex28_0 snes_ex28_2 snes_ex46 snes_ex56 ts_ex2_n2 ts_ex10 ts_ex26_n2 ts_ex46}
+TSW=$LOG/tutorial-sweep; rm -rf "$TSW"
+BUILD=$BUILD MPIEXEC=$MPIEXEC TYPES="$TYPES" JOBS=2 ONLY="^(${TUTORIAL_CI// /|})\$" \
+  bash "$(dirname "$0")/gpu/tutorial_sweep.sh" host "$TSW" > "$LOG/tutorial_sweep.log" 2>&1
+tutorial_verdicts() { # NAME: for every type the sweep's verdict is same or close; brc+view: the plugin's type was made
+  local T line bad=0
+  for T in $TYPES brc+view; do
+    line=$(awk -v n="$1" -v t="$T" '$1 == n && $3 == t' "$TSW/table.txt" 2>/dev/null)
+    echo "${line:-no line for $1 $T in $TSW/table.txt}"
+    if [ "$T" = brc+view ]; then grep -q "aijbrc:" <<< "$line" || bad=1
+    else [[ $(awk '{print $4}' <<< "$line") =~ ^(same|close)$ ]] || bad=1; fi
+  done
+  return $bad
+}
+for c in $TUTORIAL_CI; do run tutorial_sweep_$c tutorial_verdicts "$c"; done
 # 9. the benchmark's CPU smoke run (correctness only)
 run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty=0.2,seed=$SEED;stencil7:n=8;$MATRICES/bcsstk13.mtx" -trials 2 -reps 3
 # the assembly benchmark's CPU smoke run (every API and operation, products checked against aij), 1 and 2 ranks
