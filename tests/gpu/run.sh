@@ -36,6 +36,11 @@ case " $what " in *" check "*|*" all "*)
     step ${T}_gpu_poly    "$BIN/test_poly" -type $T -n 100
   done
   step aijcusparse_gpu_poly "$BIN/test_poly" -type aijcusparse -n 100
+  # host vectors through cuSPARSE's factor (ts ex3 makes its vectors with VecCreateSeq; the default PC is cuSPARSE's
+  # ILU): every type gives aij's error (aijcusparse's solves read the host vectors as device ones: 0 iterations, 0.53)
+  ex3() { "$BIN/ts_ex3" -dll_append "$LIB" -nox -ts_type rosw -ts_max_steps 3 -mat_type "$1" | grep "avg. error"; }
+  ref=$(ex3 aij)
+  for T in $TYPES; do step ${T}_gpu_hostvec_ilu bash -c "[ \"\$1\" = \"\$2\" ]" _ "$ref" "$(ex3 $T)"; done
 esac
 export PETSC_OPTIONS="$BASE_OPTIONS"
 case " $what " in *" single "*|*" all "*)
