@@ -37,6 +37,7 @@
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/seq/aij.h>
 #include <array>
+#include <tuple>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -182,8 +183,9 @@ struct OpList {
   static void Capture(Mat A, Mat_SeqAIJSpMV *c) { (T::Capture(A, c), ...); }
   static void Release(Mat A, Mat_SeqAIJSpMV *c) { (T::Release(A, c), ...); }
 };
-/* every operation of aijcusparse that reaches PetscCheckTypeName in a debug PETSc and that the overlay does not replace */
-using LentOps = OpList<SPMV_OP(multtranspose), SPMV_OP(multtransposeadd), SPMV_OP(multhermitiantranspose), SPMV_OP(multhermitiantransposeadd), SPMV_OP(scale), SPMV_OP(shift), SPMV_OP(getdiagonal), SPMV_OP(diagonalscale), SPMV_OP(diagonalset), SPMV_OP(axpy), SPMV_OP(zeroentries), SPMV_OP(zerorows), SPMV_OP(zerorowscolumns), SPMV_OP(copy), SPMV_OP(getcurrentmemtype), SPMV_OP(assemblyend), SPMV_OP(setoption), SPMV_OP(setup), SPMV_OP(getrowmaxabs)>;
+/* every operation of aijcusparse that reaches PetscCheckTypeName in a debug PETSc and that the overlay does not replace
+   (the transposed products: VecOps, below, lend too) */
+using LentOps = OpList<SPMV_OP(scale), SPMV_OP(shift), SPMV_OP(getdiagonal), SPMV_OP(diagonalscale), SPMV_OP(diagonalset), SPMV_OP(axpy), SPMV_OP(zeroentries), SPMV_OP(zerorows), SPMV_OP(zerorowscolumns), SPMV_OP(copy), SPMV_OP(getcurrentmemtype), SPMV_OP(assemblyend), SPMV_OP(setoption), SPMV_OP(setup), SPMV_OP(getrowmaxabs)>;
 
 /* composed functions: the same, keyed by their index in kComposedNames */
 template <int K, typename F>
@@ -622,6 +624,57 @@ bool CUDAVec(Vec v)
   return !PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, "") && cuda;
 }
 
+/* the values of one vector into another of another type (host and CUDA vectors alike, through their arrays) */
+PetscErrorCode CopyValues(Vec from, Vec to)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(from, &n));
+  PetscCall(VecGetArrayRead(from, &a));
+  PetscCall(VecGetArrayWrite(to, &b));
+  PetscCall(PetscArraycpy(b, a, n));
+  PetscCall(VecRestoreArrayWrite(to, &b));
+  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* op(v...) on CUDA vectors: the parent's GPU operations take no other (in an optimized PETSc aijcusparse reads a host
+   vector's pointer as a device one, unchecked: wrong answers, no error), so host vectors are staged through CUDA copies.
+   The last vector is the result (written; read too where it is also an input), copied back. */
+template <typename Op, typename... V>
+PetscErrorCode OnCUDAVectors(Op op, V... v)
+{
+  constexpr int       n = sizeof...(V);
+  Vec                 h[n] = {v...};
+  std::array<Vec, n>  d    = {};
+  bool                own[n] = {};
+
+  PetscFunctionBegin;
+  if ((CUDAVec(v) && ...)) {
+    PetscCall(op(v...));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscInfo(NULL, "petsc-spmv: host vectors staged through CUDA vectors for a GPU operation of the parent\n"));
+  for (int k = 0; k < n; k++) {
+    for (int q = 0; q < k && !d[k]; q++)
+      if (h[q] == h[k]) d[k] = d[q]; /* the same vector twice (z = y + A^T x in place) */
+    if (d[k]) continue;
+    PetscInt m;
+    PetscCall(VecGetLocalSize(h[k], &m));
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, m, &d[k]));
+    own[k] = true;
+    if (k < n - 1) PetscCall(CopyValues(h[k], d[k])); /* the inputs */
+  }
+  PetscCall(std::apply(op, d));
+  PetscCall(CopyValues(d[n - 1], h[n - 1]));
+  for (int k = 0; k < n; k++)
+    if (own[k]) PetscCall(VecDestroy(&d[k]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* z = A x (+ y when y is given). The one product routine behind MatMult and MatMultAdd. */
 PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
 {
@@ -719,6 +772,39 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
   else PetscCall(MultAddImpl(A, c, x, y, z));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* the parent's products that the overlay does not replace (transposed): on a GPU parent, host vectors staged
+   (OnCUDAVectors); the parent's name lent where every inherited operation lends it. A null entry stays null. */
+template <typename F, F _MatOps::*M>
+struct VecOpThunk;
+template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...)>
+struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M> {
+  static PetscErrorCode Call(Mat A, V... v)
+  {
+    Mat_SeqAIJSpMV *c  = Ctx(A);
+    auto            op = [&](auto... w) { return CallParent(A, c, c->ops.*M, w...); };
+
+    PetscFunctionBegin;
+    PetscCheck(c && (c->ops.*M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
+    if (OnGPUParent(c) && !A->boundtocpu) PetscCall(OnCUDAVectors(op, v...));
+    else PetscCall(op(v...));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  static void Capture(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = A->ops->*M;
+    if (live == Call) return;
+    c->ops.*M = live;
+    if (live) live = Call;
+  }
+  static void Release(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = A->ops->*M;
+    if (live == Call) live = c->ops.*M;
+  }
+};
+#define SPMV_VECOP(op) VecOpThunk<decltype(_MatOps::op), &_MatOps::op>
+using VecOps = OpList<SPMV_VECOP(multtranspose), SPMV_VECOP(multtransposeadd), SPMV_VECOP(multhermitiantranspose), SPMV_VECOP(multhermitiantransposeadd)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c);
 
@@ -822,6 +908,7 @@ PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
 {
   PetscFunctionBegin;
   ReplacedOps::Capture(A, c);
+  VecOps::Capture(A, c);
   if (c->block) PetscFunctionReturn(PETSC_SUCCESS);
   VisibleOps::Capture(A, c);
   c->productsetfromoptions = c->ops.productsetfromoptions;
@@ -923,6 +1010,7 @@ PetscErrorCode MatSpMVSeqDetach(Mat A)
   PetscFunctionBegin;
   PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no overlay to detach");
   ReplacedOps::Release(A, c);
+  VecOps::Release(A, c);
   if (!c->block) {
     VisibleOps::Release(A, c);
     for (const char *name : kProductNames) {
@@ -1023,63 +1111,19 @@ struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> {
 };
 #define SPMV_FACTOR(op) FactorThunk<decltype(_MatOps::op), &_MatOps::op>
 
-/* the values of one vector into another of another type (host and CUDA vectors alike, through their arrays) */
-PetscErrorCode CopyValues(Vec from, Vec to)
-{
-  const PetscScalar *a;
-  PetscScalar       *b;
-  PetscInt           n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(from, &n));
-  PetscCall(VecGetArrayRead(from, &a));
-  PetscCall(VecGetArrayWrite(to, &b));
-  PetscCall(PetscArraycpy(b, a, n));
-  PetscCall(VecRestoreArrayWrite(to, &b));
-  PetscCall(VecRestoreArrayRead(from, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* a triangular solve (F, b, x) or (F, b, y, x) of the cuSPARSE factor, the result x last: cuSPARSE's solves take only
-   CUDA vectors (an optimized PETSc takes a host vector's pointer for a device one, unchecked: aijcusparse's ILU gives
-   a wrong answer and no error on a program's VecCreateSeq vectors); host vectors are staged through CUDA copies */
+/* a triangular solve (F, b, x) or (F, b, y, x) of the cuSPARSE factor: host vectors staged (OnCUDAVectors; aijcusparse's
+   own ILU gives a wrong answer and no error on a program's VecCreateSeq vectors: ts ex3 -ts_type rosw) */
 template <typename F, F _MatOps::*M>
 struct SolveThunk;
 template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...)>
 struct SolveThunk<PetscErrorCode (*)(Mat, V...), M> {
-  static constexpr int n = sizeof...(V);
-  template <std::size_t... K>
-  static PetscErrorCode Run(struct _MatOps *ops, Mat F, Vec (&d)[n], std::index_sequence<K...>)
-  {
-    return (ops->*M)(F, d[K]...);
-  }
   static PetscErrorCode Call(Mat F, V... v)
   {
     struct _MatOps *ops;
-    Vec             h[n] = {v...}, d[n] = {};
-    bool            own[n] = {};
 
     PetscFunctionBegin;
     PetscCall(FactorOps(F, &ops));
-    if ((CUDAVec(v) && ...)) {
-      PetscCall((ops->*M)(F, v...));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    PetscCall(PetscInfo(F, "petsc-spmv: host vectors staged through CUDA vectors for cuSPARSE's triangular solve\n"));
-    for (int k = 0; k < n; k++) {
-      for (int q = 0; q < k && !d[k]; q++)
-        if (h[q] == h[k]) d[k] = d[q]; /* the same vector twice (x = y + F^-1 b in place) */
-      if (d[k]) continue;
-      PetscInt m;
-      PetscCall(VecGetLocalSize(h[k], &m));
-      PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, m, &d[k]));
-      own[k] = true;
-      if (k < n - 1) PetscCall(CopyValues(h[k], d[k])); /* the inputs; x is only written */
-    }
-    PetscCall(Run(ops, F, d, std::make_index_sequence<n>{}));
-    PetscCall(CopyValues(d[n - 1], h[n - 1]));
-    for (int k = 0; k < n; k++)
-      if (own[k]) PetscCall(VecDestroy(&d[k]));
+    PetscCall(OnCUDAVectors([&](auto... w) { return (ops->*M)(F, w...); }, v...));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   static PetscErrorCode Wrap(Mat F, struct _MatOps *saved)
