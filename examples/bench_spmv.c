@@ -208,7 +208,7 @@ static PetscErrorCode RelError(Vec y, Vec y0, PetscScalar s, double *err)
 
 static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAIJCUSPARSE) || !strcmp(t, MATSEQAIJCUSPARSE)); }
 static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strncmp(t, MATSELLCUDA, strlen(MATSELLCUDA)) || !strncmp(t, MATSEQSELLCUDA, strlen(MATSEQSELLCUDA))); }
-static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather") || !strcmp(t, "floor-gather16") || !strcmp(t, "floor-gather16w")); }
+static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather") || !strcmp(t, "floor-gather16")); }
 static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || IsFloor(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
 
 /* "type/variant": the base type and the options prefix "variant_" (empty without a variant) */
@@ -272,7 +272,7 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   PetscCall(PluginEvents(ev0));
   PetscCall(Sync(gpu));
   PetscCall(PetscTime(&t0));
-  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, !strcmp(base, "floor-gather16w") ? 3 : !strcmp(base, "floor-gather16") ? 2 : !strcmp(base, "floor-gather") ? 1 : 0, &B));
+  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, !strcmp(base, "floor-gather16") ? 2 : !strcmp(base, "floor-gather") ? 1 : 0, &B));
   else if (IsSellCuda(base)) { /* through SeqSELL: the direct AIJ -> SELLCUDA conversion is very slow */
     PetscCall(MatConvert(A, MATSEQSELL, MAT_INITIAL_MATRIX, &B));
     PetscCall(MatConvert(B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, &B));
