@@ -221,7 +221,7 @@ __device__ __forceinline__ void Put(PetscScalar *__restrict__ y, PetscScalar *__
    first row_ptr pair of the descriptor walk (rows r_lo+1+lane), loaded with the tile.
    SPEC: speculation compiled in (segsum: then -mat_segsum_speculate decides). Without it every segment takes its
    row from the descriptor (rowOf, written by the walk anyway): the same rows and sums, bit for bit, without the
-   warp scan of the head counts and the vote on empty rows (dcsr: 1.01-1.05x faster on the H100, most on long rows,
+   warp scan of the head counts and the vote on empty rows (dcsr: 1.00-1.05x faster on the H100, most on long rows,
    where the tile's instructions and not its bytes set the time). */
 template <int T, typename V, bool ADD, typename I = int64_t, bool SPEC = true>
 __device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, const bool speculate, unsigned char *hb, int *rowOf, int lane, I tb, int r_lo, int r_hi, int a0, int b0, const V (&v)[T], const PetscScalar (&xv)[T], int syncrow, int slot, PetscScalar &carry, bool &pending)
@@ -411,7 +411,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const Pet
    - 4 warps a block (segsum: 5): 32 warps an SM at 64 registers instead of 30;
    - no speculation (Tile<SPEC = false>): every segment's row comes from the descriptor's row ids, which the walk
      writes anyway, so the warp scan of the head counts and the vote on empty rows are gone (about 30 of some 350
-     warp instructions a tile). Measured on the H100 (15 matrices): 1.01-1.05x faster, 1.02x in geometric mean,
+     warp instructions a tile). Measured on the H100 (15 matrices): 1.00-1.05x faster, 1.02x in geometric mean,
      most on long rows (bcsstk13, the 27-point stencils, nasa4704); speculation switched off at run time in the
      old kernel gained 1.017x, compiled out 1.023x.
    A stage holds one tile's loads: the columns (packed offsets of a narrow tile, or the CSR's), values, the
