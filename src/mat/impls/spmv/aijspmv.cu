@@ -144,10 +144,28 @@ public:
 };
 
 /* ---- thunks that lend the name (debug PETSc, or -mat_spmv_lend_type_name) ---------------------------- */
+/* the slot of operation M taken by the thunk T::Call: the parent's current entry becomes the saved one (c->ops) and
+   the thunk takes its place; a null entry stays null; Release puts the parent's back */
+template <typename T, typename F, F _MatOps::*M>
+struct ThunkSlot {
+  static void Capture(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = A->ops->*M;
+    if (live == T::Call) return;
+    c->ops.*M = live;
+    if (live) live = T::Call;
+  }
+  static void Release(Mat A, Mat_SeqAIJSpMV *c)
+  {
+    auto &live = A->ops->*M;
+    if (live == T::Call) live = c->ops.*M;
+  }
+};
+
 template <typename F, F _MatOps::*M>
 struct OpThunk;
 template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Args...)>
-struct OpThunk<PetscErrorCode (*)(Mat, Args...), M> {
+struct OpThunk<PetscErrorCode (*)(Mat, Args...), M> : ThunkSlot<OpThunk<PetscErrorCode (*)(Mat, Args...), M>, PetscErrorCode (*)(Mat, Args...), M> {
   static PetscErrorCode Call(Mat A, Args... args)
   {
     Mat_SeqAIJSpMV *c = Ctx(A);
@@ -161,19 +179,6 @@ struct OpThunk<PetscErrorCode (*)(Mat, Args...), M> {
       PetscCall((c->ops.*M)(A, args...));
     }
     PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  /* the parent's current entry becomes the saved one and the thunk takes its place; a null entry stays null */
-  static void Capture(Mat A, Mat_SeqAIJSpMV *c)
-  {
-    auto &live = A->ops->*M;
-    if (live == Call) return;
-    c->ops.*M = live;
-    if (live) live = Call;
-  }
-  static void Release(Mat A, Mat_SeqAIJSpMV *c)
-  {
-    auto &live = A->ops->*M;
-    if (live == Call) live = c->ops.*M;
   }
 };
 #define SPMV_OP(op) OpThunk<decltype(_MatOps::op), &_MatOps::op>
@@ -774,11 +779,11 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
 }
 
 /* the parent's products that the overlay does not replace (transposed): on a GPU parent, host vectors staged
-   (OnCUDAVectors); the parent's name lent where every inherited operation lends it. A null entry stays null. */
+   (OnCUDAVectors); the parent's name lent where every inherited operation lends it. */
 template <typename F, F _MatOps::*M>
 struct VecOpThunk;
 template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...)>
-struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M> {
+struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M> : ThunkSlot<VecOpThunk<PetscErrorCode (*)(Mat, V...), M>, PetscErrorCode (*)(Mat, V...), M> {
   static PetscErrorCode Call(Mat A, V... v)
   {
     Mat_SeqAIJSpMV *c  = Ctx(A);
@@ -789,18 +794,6 @@ struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M> {
     if (OnGPUParent(c) && !A->boundtocpu) PetscCall(OnCUDAVectors(op, v...));
     else PetscCall(op(v...));
     PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  static void Capture(Mat A, Mat_SeqAIJSpMV *c)
-  {
-    auto &live = A->ops->*M;
-    if (live == Call) return;
-    c->ops.*M = live;
-    if (live) live = Call;
-  }
-  static void Release(Mat A, Mat_SeqAIJSpMV *c)
-  {
-    auto &live = A->ops->*M;
-    if (live == Call) live = c->ops.*M;
   }
 };
 #define SPMV_VECOP(op) VecOpThunk<decltype(_MatOps::op), &_MatOps::op>
@@ -1080,11 +1073,25 @@ PetscErrorCode FactorOps(Mat F, struct _MatOps **ops)
 
 PetscErrorCode WrapFactorPhases(Mat F);
 
+/* the slot of operation M of the factor F taken by the thunk T::Call, the factor's own entry saved (FactorOps) */
+template <typename T, typename Fn, Fn _MatOps::*M>
+struct FactorSlot {
+  static PetscErrorCode Wrap(Mat F, struct _MatOps *saved)
+  {
+    auto &live = F->ops->*M;
+    if (live && live != T::Call) {
+      saved->*M = live;
+      live      = T::Call;
+    }
+    return PETSC_SUCCESS;
+  }
+};
+
 /* a phase (F, A, ...) of the factor F: A lent the parent's name; the phase may set the next one (numeric) */
 template <typename F, F _MatOps::*M>
 struct FactorThunk;
 template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Mat, Args...)>
-struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> {
+struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> : FactorSlot<FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M>, PetscErrorCode (*)(Mat, Mat, Args...), M> {
   static PetscErrorCode Call(Mat F, Mat A, Args... args)
   {
     struct _MatOps *ops;
@@ -1099,15 +1106,6 @@ struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> {
     PetscCall(WrapFactorPhases(F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  static PetscErrorCode Wrap(Mat F, struct _MatOps *saved)
-  {
-    auto &live = F->ops->*M;
-    if (live && live != Call) {
-      saved->*M = live;
-      live      = Call;
-    }
-    return PETSC_SUCCESS;
-  }
 };
 #define SPMV_FACTOR(op) FactorThunk<decltype(_MatOps::op), &_MatOps::op>
 
@@ -1116,7 +1114,7 @@ struct FactorThunk<PetscErrorCode (*)(Mat, Mat, Args...), M> {
 template <typename F, F _MatOps::*M>
 struct SolveThunk;
 template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...)>
-struct SolveThunk<PetscErrorCode (*)(Mat, V...), M> {
+struct SolveThunk<PetscErrorCode (*)(Mat, V...), M> : FactorSlot<SolveThunk<PetscErrorCode (*)(Mat, V...), M>, PetscErrorCode (*)(Mat, V...), M> {
   static PetscErrorCode Call(Mat F, V... v)
   {
     struct _MatOps *ops;
@@ -1125,15 +1123,6 @@ struct SolveThunk<PetscErrorCode (*)(Mat, V...), M> {
     PetscCall(FactorOps(F, &ops));
     PetscCall(OnCUDAVectors([&](auto... w) { return (ops->*M)(F, w...); }, v...));
     PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  static PetscErrorCode Wrap(Mat F, struct _MatOps *saved)
-  {
-    auto &live = F->ops->*M;
-    if (live && live != Call) {
-      saved->*M = live;
-      live      = Call;
-    }
-    return PETSC_SUCCESS;
   }
 };
 #define SPMV_SOLVE(op) SolveThunk<decltype(_MatOps::op), &_MatOps::op>
