@@ -153,6 +153,8 @@ for T in $TYPES; do
   # 5. the MPI twin mpiaij<fmt>: 1-4 ranks, blocks of the plugin type, MatSetValues from any rank, a rank
   #    with no rows, hash-path creation; KSP with block Jacobi / ASM (ILU inside); ex19 on several ranks
   for np in 1 2 3 4; do run ${T}_mpi_ops_n$np $MPIEXEC -n $np "$BIN/test_mpi" -type $T; done
+  #    the same through the format's host reference (a rank whose block is empty must not keep a norm: it hung here)
+  for np in 2 3; do run ${T}_mpi_ops_hostref_n$np timeout 120 $MPIEXEC -n $np "$BIN/test_mpi" -type $T -mat_spmv_host_reference; done
   for np in 2 3; do
     run ${T}_mpi_ksp_cage10_n$np  $MPIEXEC -n $np "$BIN/test_ksp" -type $T -matrix "$MATRICES/cage10.mtx" -pc_types none,jacobi,bjacobi,asm
     run ${T}_mpi_ksp_stencil_n$np $MPIEXEC -n $np "$BIN/test_ksp" -type $T -matrix "stencil27:n=12" -pc_types jacobi,bjacobi

@@ -10,8 +10,8 @@ static PetscRandom rnd;
 
 static PetscErrorCode CheckMult(Mat A, Mat B, const char *what)
 {
-  Vec       x, y, z, xb, yb, zb, d, db;
-  PetscReal nrm, e1, e2, e3;
+  Vec       x, y, z, xb, yb, zb, wb, d, db;
+  PetscReal nrm, nrm2, nb, e1, e2, e3;
 
   PetscFunctionBeginUser;
   PetscCall(MatCreateVecs(A, &x, &y));
@@ -21,6 +21,14 @@ static PetscErrorCode CheckMult(Mat A, Mat B, const char *what)
   PetscCall(VecSetRandom(z, rnd)); PetscCall(VecCopy(z, zb));
   PetscCall(MatMult(A, x, y)); PetscCall(MatMult(B, xb, yb));
   PetscCall(VecNorm(y, NORM_2, &nrm));
+  PetscCall(VecNorm(yb, NORM_2, &nb)); /* the product's own norm: no rank may keep a cached norm of it (a rank whose block is empty) */
+  PetscCheck(PetscAbsReal(nb - nrm) <= 1e-12 * PetscMax(nrm, 1e-300), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: |Ax| %g, AIJ's %g", what, (double)nb, (double)nrm);
+  PetscCall(VecDuplicate(zb, &wb));
+  PetscCall(MatMultAdd(B, xb, zb, wb)); PetscCall(MatMultAdd(A, x, z, y)); /* z + A x into another vector */
+  PetscCall(VecNorm(y, NORM_2, &nrm2)); PetscCall(VecNorm(wb, NORM_2, &nb));
+  PetscCheck(PetscAbsReal(nb - nrm2) <= 1e-12 * PetscMax(nrm2, 1.0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: |z + Ax| %g, AIJ's %g", what, (double)nb, (double)nrm2);
+  PetscCall(VecDestroy(&wb));
+  PetscCall(MatMult(A, x, y)); PetscCall(MatMult(B, xb, yb));
   PetscCall(VecAXPY(yb, -1.0, y)); PetscCall(VecNorm(yb, NORM_2, &e1));
   PetscCall(MatMultAdd(A, x, z, z)); PetscCall(MatMultAdd(B, xb, zb, zb));
   PetscCall(VecAXPY(zb, -1.0, z)); PetscCall(VecNorm(zb, NORM_2, &e2));
@@ -165,6 +173,20 @@ int main(int argc, char **argv)
     PetscCall(CheckMult(A, D, "in-place aij -> plugin"));
     PetscCall(MatDestroy(&D)); PetscCall(MatDestroy(&C)); PetscCall(MatDestroy(&B)); PetscCall(MatDestroy(&A));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok  %s\n", specs[i]));
+  }
+  { /* rows with entries on rank 0 only: the other ranks' blocks take the empty product (PETSc's mat/tests/ex104) */
+    PetscInt rs, re;
+    PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, 8, 8, PETSC_DETERMINE, PETSC_DETERMINE, 1, NULL, 0, NULL, &A));
+    PetscCall(MatGetOwnershipRange(A, &rs, &re));
+    if (rs == 0)
+      for (PetscInt i = rs; i < re; i++) PetscCall(MatSetValue(A, i, i, i + 1.0, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, &B));
+    PetscCall(MatSetFromOptions(B));
+    PetscCall(CheckMult(A, B, "rows on rank 0 only"));
+    PetscCall(MatDestroy(&A)); PetscCall(MatDestroy(&B));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ok  rows on rank 0 only, empty blocks elsewhere\n"));
   }
   for (int hash = 0; hash < 2; hash++) {
     PetscCall(Direct(type, (PetscBool)hash, &A, &B));

@@ -1,7 +1,7 @@
 static char help[] = "Operations that replace a matrix' header or re-type it (MatHeaderReplace/MatHeaderMerge inside PETSc), on a\n"
                      "petsc-spmv type, each against the same operation on AIJ, on any number of ranks: MatAXPY with\n"
                      "DIFFERENT_NONZERO_PATTERN and SUBSET_NONZERO_PATTERN, MatConvert in place (to aij, to dense, and back),\n"
-                     "MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), MatSetType\n"
+                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), MatSetType\n"
                      "twice (same type, another and back, before the sizes), preallocation twice, MatResetPreallocation, MatDuplicate\n"
                      "(copy, no copy, shared pattern), MatFilter, MatEliminateZeros, in-place LU. After each: the type name\n"
                      "(MatGetType), the format still attached, MatSetOption answered, MatMult/MatMultAdd/MatMultTranspose and the\n"
@@ -233,6 +233,27 @@ static PetscErrorCode OpConvertInplace(const Data *d, const char *to, const char
 }
 static PetscErrorCode OpConvertAIJ(const Data *d) { return OpConvertInplace(d, MATAIJ, atype); }
 static PetscErrorCode OpConvertDense(const Data *d) { return OpConvertInplace(d, MATDENSE, dtype); }
+
+/* MatConvert(M, MATSHELL) holds a reference to M; converting the shell back to M's type must neither share nor free M
+   (PETSc's mat/tests/ex2: the converter duplicated the shell, whose copy destroyed M once more) */
+static PetscErrorCode OpConvertShellBack(const Data *d)
+{
+  Mat     R, M, S, F;
+  MatType t;
+
+  PetscFunctionBeginUser;
+  PetscCall(Pair(d->A, &R, &M));
+  PetscCall(MatGetType(M, &t));
+  PetscCall(MatConvert(M, MATSHELL, MAT_INITIAL_MATRIX, &S));
+  PetscCall(MatConvert(S, t, MAT_INITIAL_MATRIX, &F));
+  PetscCall(Check(R, F, ptype, "MatConvert(MatConvert(M, MATSHELL), M's type)"));
+  PetscCall(MatDestroy(&F));
+  PetscCall(MatDestroy(&S));
+  PetscCall(Check(R, M, ptype, "M after its shell was converted back and destroyed"));
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode OpTranspose(const Data *d)
 {
@@ -574,6 +595,7 @@ static const Op ops[] = {
   {"axpy_subset",           OpAXPYSubset,      PETSC_FALSE},
   {"convert_inplace_aij",   OpConvertAIJ,      PETSC_FALSE},
   {"convert_inplace_dense", OpConvertDense,    PETSC_FALSE},
+  {"convert_shell_back",    OpConvertShellBack, PETSC_FALSE},
   {"transpose",             OpTranspose,       PETSC_FALSE},
   {"products",              OpProducts,        PETSC_FALSE},
   {"settype_assembled",     OpSetTypeAssembled, PETSC_FALSE},

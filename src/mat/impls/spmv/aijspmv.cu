@@ -680,6 +680,35 @@ PetscErrorCode OnCUDAVectors(Op op, V... v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* z = y (y given) or z = 0, on this process' entries only, host or device alike. Not VecCopy/VecSet: those are
+   collective (they set the cached norms of z, VecSet from the global size), and a block of an MPI matrix gets the MPI
+   vectors (MatMult_MPIAIJ hands them to its diagonal block) on one process alone: a process whose block takes this path
+   while another's does not would keep a cached norm the others drop, and the next VecNorm skips the reduction there
+   (wrong norm on that process, a hang or mixed-up reductions on the others). */
+PetscErrorCode LocalCopyOrZero(Vec y, Vec z)
+{
+  const PetscScalar *ya = nullptr;
+  PetscScalar       *za;
+  PetscMemType       my = PETSC_MEMTYPE_HOST, mz;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(z, &n));
+  if (y) PetscCall(VecGetArrayReadAndMemType(y, &ya, &my));
+  PetscCall(VecGetArrayWriteAndMemType(z, &za, &mz));
+  if (PetscMemTypeDevice(my) || PetscMemTypeDevice(mz)) {
+    cudaStream_t s;
+    PetscCall(PetscGetCurrentCUDAStream(&s));
+    if (y) PetscCallCUDA(cudaMemcpyAsync(za, ya, n * sizeof(PetscScalar), cudaMemcpyDefault, s));
+    else PetscCallCUDA(cudaMemsetAsync(za, 0, n * sizeof(PetscScalar), s));
+    if (!PetscMemTypeDevice(my) || !PetscMemTypeDevice(mz)) PetscCallCUDA(cudaStreamSynchronize(s)); /* a host side */
+  } else if (y) PetscCall(PetscArraycpy(za, ya, n));
+  else PetscCall(PetscArrayzero(za, n));
+  PetscCall(VecRestoreArrayWriteAndMemType(z, &za));
+  if (y) PetscCall(VecRestoreArrayReadAndMemType(y, &ya));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* z = A x (+ y when y is given). The one product routine behind MatMult and MatMultAdd. */
 PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
 {
@@ -689,8 +718,8 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
 
   PetscFunctionBegin;
   if (nnz == 0) { /* nothing to multiply: z = 0 or z = y */
-    if (add && y != z) PetscCall(VecCopy(y, z));
-    if (!add) PetscCall(VecSet(z, 0.0));
+    if (add && y != z) PetscCall(LocalCopyOrZero(y, z));
+    if (!add) PetscCall(LocalCopyOrZero(nullptr, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
@@ -703,7 +732,7 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
     PetscCall(c->fmt->ParentProductRan(s, true));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (add && y != z) PetscCall(VecCopy(y, z));
+  if (add && y != z) PetscCall(LocalCopyOrZero(y, z));
   if (c->exec == kHost) {
     const PetscScalar *xa;
     PetscScalar       *za;

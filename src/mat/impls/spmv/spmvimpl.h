@@ -49,6 +49,14 @@ PetscErrorCode SpMVConvertThroughParent(Mat A, MatType type, MatReuse reuse, Mat
     PetscCall(MatCopy(A, *B, SAME_NONZERO_PATTERN));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (!off && reuse == MAT_INITIAL_MATRIX) {
+    /* from any matrix: PETSc's own conversion to the parent, then the overlay. Not a duplicate of the source first: it
+       costs a copy, and MatDuplicate is not a faithful copy of every type (the shell of MatConvert(A, MATSHELL) copies
+       its destroy routine, so A was destroyed once too often: PETSc's mat/tests/ex2) */
+    PetscCall(MatConvert(A, type, MAT_INITIAL_MATRIX, B));
+    PetscCall(overlay(*B));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (reuse == MAT_INITIAL_MATRIX) PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
   if (off) PetscCall(overlay(*B));
   PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
