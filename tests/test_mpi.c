@@ -10,7 +10,7 @@ static PetscRandom rnd;
 
 static PetscErrorCode CheckMult(Mat A, Mat B, const char *what)
 {
-  Vec       x, y, z, xb, yb, zb, wb, d, db;
+  Vec       x, y, z, w, xb, yb, zb, wb, d, db;
   PetscReal nrm, nrm2, nb, e1, e2, e3;
 
   PetscFunctionBeginUser;
@@ -23,12 +23,11 @@ static PetscErrorCode CheckMult(Mat A, Mat B, const char *what)
   PetscCall(VecNorm(y, NORM_2, &nrm));
   PetscCall(VecNorm(yb, NORM_2, &nb)); /* the product's own norm: no rank may keep a cached norm of it (a rank whose block is empty) */
   PetscCheck(PetscAbsReal(nb - nrm) <= 1e-12 * PetscMax(nrm, 1e-300), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: |Ax| %g, AIJ's %g", what, (double)nb, (double)nrm);
-  PetscCall(VecDuplicate(zb, &wb));
-  PetscCall(MatMultAdd(B, xb, zb, wb)); PetscCall(MatMultAdd(A, x, z, y)); /* z + A x into another vector */
-  PetscCall(VecNorm(y, NORM_2, &nrm2)); PetscCall(VecNorm(wb, NORM_2, &nb));
+  PetscCall(VecDuplicate(z, &w)); PetscCall(VecDuplicate(zb, &wb));
+  PetscCall(MatMultAdd(A, x, z, w)); PetscCall(MatMultAdd(B, xb, zb, wb)); /* z + A x into another vector */
+  PetscCall(VecNorm(w, NORM_2, &nrm2)); PetscCall(VecNorm(wb, NORM_2, &nb));
   PetscCheck(PetscAbsReal(nb - nrm2) <= 1e-12 * PetscMax(nrm2, 1.0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: |z + Ax| %g, AIJ's %g", what, (double)nb, (double)nrm2);
-  PetscCall(VecDestroy(&wb));
-  PetscCall(MatMult(A, x, y)); PetscCall(MatMult(B, xb, yb));
+  PetscCall(VecDestroy(&w)); PetscCall(VecDestroy(&wb));
   PetscCall(VecAXPY(yb, -1.0, y)); PetscCall(VecNorm(yb, NORM_2, &e1));
   PetscCall(MatMultAdd(A, x, z, z)); PetscCall(MatMultAdd(B, xb, zb, zb));
   PetscCall(VecAXPY(zb, -1.0, z)); PetscCall(VecNorm(zb, NORM_2, &e2));

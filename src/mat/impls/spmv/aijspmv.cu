@@ -718,8 +718,7 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
 
   PetscFunctionBegin;
   if (nnz == 0) { /* nothing to multiply: z = 0 or z = y */
-    if (add && y != z) PetscCall(LocalCopyOrZero(y, z));
-    if (!add) PetscCall(LocalCopyOrZero(nullptr, z));
+    if (!add || y != z) PetscCall(LocalCopyOrZero(add ? y : nullptr, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
