@@ -29,6 +29,10 @@ struct Mat_MPIAIJSpMV : SpMVOverlay {
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)                              = nullptr;
   PetscErrorCode (*view)(Mat, PetscViewer)                                             = nullptr;
   PetscErrorCode (*anytype)(void)                                                      = nullptr; /* the parent's composed _anytype_C */
+  PetscErrorCode (*mult)(Mat, Vec, Vec)                                                = nullptr;
+  PetscErrorCode (*multadd)(Mat, Vec, Vec, Vec)                                        = nullptr;
+  PetscObjectState      state    = -1; /* the nonzero pattern the products are counted for (the same on every rank) */
+  PetscInt              products = 0;
   ~Mat_MPIAIJSpMV() override { delete opts; }
 };
 
@@ -80,6 +84,61 @@ PetscErrorCode MatAssemblyEnd_MPIAIJSpMV(Mat A, MatAssemblyType mode)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The blocks' selections (the automatic format) wait until the products paid for them, each rank by its own timing,
+   and stop that rank while they run: at different products, each would stop every rank in turn (the others wait for it
+   in the next scatter or reduction). At the kAgreeAt-th product of a new nonzero pattern, the same product on every
+   rank (MatMult and MatMultAdd are collective), the ranks agree on one due product count for each block, the largest */
+constexpr PetscInt kAgreeAt = 8;
+
+PetscErrorCode AgreeDue(Mat A)
+{
+  Mat_MPIAIJ     *a = (Mat_MPIAIJ *)A->data;
+  Mat_MPIAIJSpMV *c = Ctx(A);
+  Mat             blocks[2] = {a->A, a->B};
+  int64_t         due[2];
+
+  PetscFunctionBegin;
+  if (A->nonzerostate != c->state) {
+    c->state    = A->nonzerostate;
+    c->products = 0;
+  }
+  if (++c->products != kAgreeAt) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int i = 0; i < 2; i++) {
+    const SpMVFormatInfo *info;
+    SpMVFormat           *fmt;
+
+    due[i] = -1;
+    PetscCall(MatSpMVSeqGetFormat(blocks[i], PETSC_FALSE, &info, &fmt));
+    if (fmt) PetscCall(fmt->WaitDue(&due[i]));
+  }
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, due, 2, MPI_INT64_T, MPI_MAX, PetscObjectComm((PetscObject)A)));
+  for (int i = 0; i < 2; i++) {
+    const SpMVFormatInfo *info;
+    SpMVFormat           *fmt;
+
+    PetscCall(MatSpMVSeqGetFormat(blocks[i], PETSC_FALSE, &info, &fmt));
+    if (fmt && due[i] >= 0) fmt->AgreeDue(due[i]);
+  }
+  if (due[0] >= 0 || due[1] >= 0) PetscCall(PetscInfo(A, "spmv: the ranks' selections are due after %" PetscInt64_FMT " (diagonal blocks) and %" PetscInt64_FMT " (off-diagonal) products\n", due[0], due[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatMult_MPIAIJSpMV(Mat A, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(AgreeDue(A));
+  PetscCall(Ctx(A)->mult(A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatMultAdd_MPIAIJSpMV(Mat A, Vec x, Vec y, Vec z)
+{
+  PetscFunctionBegin;
+  PetscCall(AgreeDue(A));
+  PetscCall(Ctx(A)->multadd(A, x, y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode MatSetFromOptions_MPIAIJSpMV(Mat A, PetscOptionItems PetscOptionsObjectParent)
 {
   Mat_MPIAIJSpMV *c = Ctx(A);
@@ -128,6 +187,10 @@ PetscErrorCode DetachMPI(Mat A)
   A->ops->setfromoptions        = c->setfromoptions;
   A->ops->view                  = c->view;
   A->ops->productsetfromoptions = c->productsetfromoptions;
+  if (c->mult) {
+    A->ops->mult    = c->mult;
+    A->ops->multadd = c->multadd;
+  }
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", c->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", c->anytype));
   PetscCall(ComposeMPI(A, c->info, PETSC_FALSE));
@@ -163,7 +226,12 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   A->ops->setfromoptions        = MatSetFromOptions_MPIAIJSpMV;
   A->ops->view                  = MatView_MPIAIJSpMV;
   A->ops->productsetfromoptions = SpMVProductSetFromOptions;
-  if (!c->gpu) A->boundtocpu = PETSC_FALSE; /* the blocks' products run unless bound */
+  if (c->gpu) { /* the products of a GPU parent count towards the blocks' agreement (AgreeDue) */
+    c->mult         = A->ops->mult;
+    c->multadd      = A->ops->multadd;
+    A->ops->mult    = MatMult_MPIAIJSpMV;
+    A->ops->multadd = MatMultAdd_MPIAIJSpMV;
+  } else A->boundtocpu = PETSC_FALSE; /* the blocks' products run unless bound */
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJSpMV));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", SpMVProductSetFromOptions));
   PetscCall(ComposeMPI(A, f, PETSC_TRUE));

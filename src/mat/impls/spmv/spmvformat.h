@@ -124,6 +124,16 @@ public:
   /* does the format want to be built again before the next product, with the matrix unchanged (the automatic format:
      its selection, deferred until the matrix has been multiplied often enough for it to pay, is due)? */
   virtual bool Due() const { return false; }
+  /* on a block of an MPI matrix, at the same product on every rank: the product count at which that selection is due,
+     decided now from the products timed so far (the one in flight waited for; -1: the format does not wait), then the
+     count the ranks agreed on (the largest), so that every rank selects at the same product and their selections,
+     which stop each rank for a while, overlap instead of stopping the others one after the other */
+  virtual PetscErrorCode WaitDue(int64_t *due)
+  {
+    *due = -1;
+    return PETSC_SUCCESS;
+  }
+  virtual void AgreeDue(int64_t due) { (void)due; }
 
   virtual PetscErrorCode View(PetscViewer viewer) const                                    = 0;
   virtual PetscErrorCode Verify(const SpMVHostCsr &A, cudaStream_t s, PetscReal *maxdiff) = 0;

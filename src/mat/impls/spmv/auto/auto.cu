@@ -462,6 +462,31 @@ class Auto final : public SpMVFormat {
   /* does the selection of a new pattern wait? (auto.h: not for fp32 copies, forced formats, -mat_spmv_wait 0) */
   bool Waits(const SpMVDeviceCsr &A) const { return opt.wait > 0 && opt.format < 0 && !A.single && A.m > 0 && A.nnz > 0; }
 
+  /* the sample in flight, if it is done (wait: wait for it) */
+  PetscErrorCode ReadSample(bool wait) const
+  {
+    PetscFunctionBegin;
+    const cudaError_t e = wait ? cudaEventSynchronize(w.e1) : cudaEventQuery(w.e1);
+    if (e == cudaSuccess) {
+      float ms;
+      PetscCallCUDA(cudaEventElapsedTime(&ms, w.e0, w.e1));
+      w.t[w.nt++] = 1e3 * ms;
+      w.phase     = 0;
+    } else if (e == cudaErrorNotReady) (void)cudaGetLastError(); /* not an error: reset it, as PETSc does */
+    else PetscCallCUDA(e);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* the due product count from the samples read (the median; three unless a block of an MPI matrix settles sooner) */
+  PetscErrorCode DecideDue() const
+  {
+    PetscFunctionBegin;
+    std::sort(w.t, w.t + w.nt);
+    const double fixed = selectedOnGPU ? kSelectFixedMs : kSelectFirstMs, t = w.t[w.nt / 2];
+    w.due              = (int64_t)std::ceil(opt.wait * (1e3 * fixed / std::max(t, 1e-3) + opt.budget));
+    PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ": cuSPARSE's product %.1f us; the selection (expected %g ms + %g products) is due after %" PetscInt64_FMT " products (-mat_spmv_wait %g)\n", (int64_t)w.A.m, (int64_t)w.A.n, t, fixed, (double)opt.budget, w.due, (double)opt.wait));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
   /* a product while waiting, before (after = false) and after it */
   PetscErrorCode Observe(cudaStream_t s, bool after) const
   {
@@ -475,23 +500,9 @@ class Auto final : public SpMVFormat {
       w.products++;
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    if (w.phase == 2) { /* a sample in flight: read it if it is done */
-      const cudaError_t e = cudaEventQuery(w.e1);
-      if (e == cudaSuccess) {
-        float ms;
-        PetscCallCUDA(cudaEventElapsedTime(&ms, w.e0, w.e1));
-        w.t[w.nt++] = 1e3 * ms;
-        w.phase     = 0;
-        if (w.nt == 3) {
-          std::sort(w.t, w.t + 3);
-          const double fixed = selectedOnGPU ? kSelectFixedMs : kSelectFirstMs;
-          w.due              = (int64_t)std::ceil(opt.wait * (1e3 * fixed / std::max(w.t[1], 1e-3) + opt.budget));
-          PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ": cuSPARSE's product %.1f us; the selection (expected %g ms + %g products) is due after %" PetscInt64_FMT " products (-mat_spmv_wait %g)\n", (int64_t)w.A.m, (int64_t)w.A.n, w.t[1], fixed, (double)opt.budget, w.due, (double)opt.wait));
-        }
-      } else if (e == cudaErrorNotReady) (void)cudaGetLastError(); /* not an error: reset it, as PETSc does */
-      else PetscCallCUDA(e);
-    }
-    if (w.phase == 0 && w.nt < 3 && w.products >= 1) { /* not the first product: it carries cuSPARSE's preprocessing */
+    if (w.phase == 2) PetscCall(ReadSample(false)); /* a sample in flight: read it if it is done */
+    if (w.nt == 3 && w.due < 0) PetscCall(DecideDue());
+    if (w.phase == 0 && w.nt < 3 && w.due < 0 && w.products >= 1) { /* not the first product: it carries cuSPARSE's preprocessing */
       if (!w.e0) {
         PetscCallCUDA(cudaEventCreate(&w.e0));
         PetscCallCUDA(cudaEventCreate(&w.e1));
@@ -542,6 +553,11 @@ class Auto final : public SpMVFormat {
         else PetscCall(PetscSNPrintf(item, sizeof(item), " %s over the budget", SpMVAutoNames[k]));
         PetscCall(PetscStrlcat(line, item, sizeof(line)));
       }
+    if (rec.waited) {
+      char item[64];
+      PetscCall(PetscSNPrintf(item, sizeof(item), "; after %" PetscInt64_FMT " products of cuSPARSE's", rec.waited));
+      PetscCall(PetscStrlcat(line, item, sizeof(line)));
+    }
     PetscCall(PetscInfo(NULL, "spmv (%s): %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: chose %s (%s)%s%s; selection %.3g ms (statistics %.3g ms)%s\n", side, rec.st.m, rec.st.n, rec.st.nnz, SpMVAutoNames[rec.chosen],
                         rec.how == FORCED ? "-mat_spmv_format" : rec.how == TIMED ? "fastest timed" : "row-statistics rule", rec.how == FORCED ? "" : "; rule: ", rec.how == FORCED ? "" : rec.plan.why, rec.cost_ms, rec.stats_ms, line));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -855,6 +871,20 @@ public:
   bool ParentProduct() const override { return rec.chosen == AUTO_CSR && !rec.single && !opt.deterministic; }
   PetscErrorCode ParentProductRan(cudaStream_t s, bool after) override { return Observe(s, after); }
   bool           Due() const override { return rec.how == WAITING && w.due >= 0 && w.products >= w.due; }
+  PetscErrorCode WaitDue(int64_t *due) override
+  {
+    PetscFunctionBegin;
+    *due = -1;
+    if (rec.how != WAITING) PetscFunctionReturn(PETSC_SUCCESS);
+    if (w.phase == 2) PetscCall(ReadSample(true));
+    if (w.due < 0 && w.nt > 0) PetscCall(DecideDue());
+    *due = w.due;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  void AgreeDue(int64_t due) override
+  {
+    if (rec.how == WAITING && w.due >= 0) w.due = std::max(w.due, due);
+  }
   PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     PetscFunctionBegin;
