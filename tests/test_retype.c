@@ -255,6 +255,52 @@ static PetscErrorCode OpConvertShellBack(const Data *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* products through PETSc's shell of a converted matrix (shellcnv.c runs the numeric phase on a product it made anew:
+   mat/tests/ex70) against the same products through the shell of the AIJ copy: dense B, AB and AtB, reused after new values */
+static PetscErrorCode OpShellProducts(const Data *d)
+{
+  Mat R, M, SR, SM, XR, XM, BR, BM, CR[2] = {}, CM[2] = {};
+
+  PetscFunctionBeginUser;
+  PetscCall(Pair(d->A, &R, &M));
+  PetscCall(Pair(d->X, &XR, &XM));
+  PetscCall(MatConvert(XR, MATDENSE, MAT_INITIAL_MATRIX, &BR));
+  PetscCall(MatConvert(XR, MATDENSE, MAT_INITIAL_MATRIX, &BM));
+  PetscCall(MatConvert(R, MATSHELL, MAT_INITIAL_MATRIX, &SR));
+  PetscCall(MatConvert(M, MATSHELL, MAT_INITIAL_MATRIX, &SM));
+  for (int reuse = 0; reuse < 2; reuse++) {
+    MatReuse mr = reuse ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
+    if (reuse) {
+      PetscCall(MatScale(R, 1.5));
+      PetscCall(MatScale(M, 1.5));
+    }
+    PetscCall(MatMatMult(SR, BR, mr, PETSC_DETERMINE, &CR[0]));
+    PetscCall(MatMatMult(SM, BM, mr, PETSC_DETERMINE, &CM[0]));
+    PetscCall(MatTransposeMatMult(SR, BR, mr, PETSC_DETERMINE, &CR[1]));
+    PetscCall(MatTransposeMatMult(SM, BM, mr, PETSC_DETERMINE, &CM[1]));
+    for (int k = 0; k < 2; k++) {
+      char    what[128];
+      MatType ct;
+      PetscCall(MatGetType(CM[k], &ct));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "%s of MatConvert(M, MATSHELL) (%s)", k ? "MatTransposeMatMult" : "MatMatMult", reuse ? "MAT_REUSE_MATRIX" : "MAT_INITIAL_MATRIX"));
+      PetscCall(Check(CR[k], CM[k], ct, what));
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    PetscCall(MatDestroy(&CR[k]));
+    PetscCall(MatDestroy(&CM[k]));
+  }
+  PetscCall(MatDestroy(&SR));
+  PetscCall(MatDestroy(&SM));
+  PetscCall(MatDestroy(&BR));
+  PetscCall(MatDestroy(&BM));
+  PetscCall(MatDestroy(&XR));
+  PetscCall(MatDestroy(&XM));
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode OpTranspose(const Data *d)
 {
   Mat R, M, TR, TM;
@@ -596,6 +642,7 @@ static const Op ops[] = {
   {"convert_inplace_aij",   OpConvertAIJ,      PETSC_FALSE},
   {"convert_inplace_dense", OpConvertDense,    PETSC_FALSE},
   {"convert_shell_back",    OpConvertShellBack, PETSC_FALSE},
+  {"shell_products",        OpShellProducts,   PETSC_FALSE},
   {"transpose",             OpTranspose,       PETSC_FALSE},
   {"products",              OpProducts,        PETSC_FALSE},
   {"settype_assembled",     OpSetTypeAssembled, PETSC_FALSE},

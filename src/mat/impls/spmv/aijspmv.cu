@@ -242,6 +242,14 @@ PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool, PetscBool);
    re-recorded here) before its phases run, so an entry left behind by a freed product is never used. */
 struct ProductPhases {
   PetscErrorCode (*symbolic)(Mat) = nullptr, (*numeric)(Mat) = nullptr;
+  /* the product as its symbolic phase left it (ProductNumeric_SpMV finds a product by them that PETSc re-created) */
+  const void    *data = nullptr;
+  Mat            C = nullptr, A = nullptr, B = nullptr;
+  MatProductType type = MATPRODUCT_UNSPECIFIED;
+  bool           Same(Mat c, const Mat_Product *p) const { return p->data ? data == p->data : (C == c && A == p->A && B == p->B && type == p->type); }
+  /* the entry of this very product, not of a freed one whose address a new product reuses (MatProductReplaceMats may
+     have changed A and B since the symbolic phase, not C, the type or the data) */
+  bool           Owns(Mat c, const Mat_Product *p) const { return C == c && type == p->type && data == p->data; }
 };
 std::unordered_map<const void *, ProductPhases> &Phases()
 {
@@ -254,6 +262,17 @@ PetscErrorCode ProductNumeric_SpMV(Mat C)
   auto it = Phases().find(C->product);
 
   PetscFunctionBegin;
+  /* PETSc's shell of a converted matrix (MatConvert(A, MATSHELL), shellcnv.c) runs the numeric phase on a new
+     C->product made from the one whose symbolic phase ran (its data, or without data its C, A, B and type): found by
+     them, which one live product has alone (ProductSymbolic_SpMV drops the entries of earlier products that match) */
+  if ((it == Phases().end() || !it->second.numeric || !it->second.Owns(C, C->product)) && C->product) {
+    it = Phases().end();
+    for (auto j = Phases().begin(); j != Phases().end(); ++j)
+      if (j->second.numeric && j->second.Same(C, C->product)) {
+        it = j;
+        break;
+      }
+  }
   PetscCheck(it != Phases().end() && it->second.numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the numeric phase of a product");
   {
     ParentNames lend;
@@ -286,7 +305,14 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
     }
   }
   if (C->ops->productnumeric && C->ops->productnumeric != ProductNumeric_SpMV) {
-    Phases()[key].numeric  = C->ops->productnumeric;
+    for (auto j = Phases().begin(); j != Phases().end();) j = (j->first != key && j->second.Same(C, C->product)) ? Phases().erase(j) : std::next(j);
+    ProductPhases &ph      = Phases()[key];
+    ph.numeric             = C->ops->productnumeric;
+    ph.data                = C->product->data;
+    ph.C                   = C;
+    ph.A                   = C->product->A;
+    ph.B                   = C->product->B;
+    ph.type                = C->product->type;
     C->ops->productnumeric = ProductNumeric_SpMV;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
