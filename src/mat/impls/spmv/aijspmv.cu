@@ -238,8 +238,9 @@ PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool, PetscBool);
 
 /* The parent's symbolic and numeric phases behind the thunks, per product (C->product): PETSc's ABC_Basic
    runs an inner product's phases on the outer matrix with the inner C->product swapped in, so the product,
-   not the matrix, identifies them. A product whose phases were set is always re-dispatched (and so
-   re-recorded here) before its phases run, so an entry left behind by a freed product is never used. */
+   not the matrix, identifies them. A product is re-dispatched (and so re-recorded here) before its phases run,
+   except the one PETSc's shell of a converted matrix makes anew for its numeric phase (ProductNumeric_SpMV): an
+   entry therefore counts only for the product that Owns it, never for a freed one at the same address. */
 struct ProductPhases {
   PetscErrorCode (*symbolic)(Mat) = nullptr, (*numeric)(Mat) = nullptr;
   /* the product as its symbolic phase left it (ProductNumeric_SpMV finds a product by them that PETSc re-created) */
@@ -265,7 +266,7 @@ PetscErrorCode ProductNumeric_SpMV(Mat C)
   /* PETSc's shell of a converted matrix (MatConvert(A, MATSHELL), shellcnv.c) runs the numeric phase on a new
      C->product made from the one whose symbolic phase ran (its data, or without data its C, A, B and type): found by
      them, which one live product has alone (ProductSymbolic_SpMV drops the entries of earlier products that match) */
-  if ((it == Phases().end() || !it->second.numeric || !it->second.Owns(C, C->product)) && C->product) {
+  if (it == Phases().end() || !it->second.numeric || !it->second.Owns(C, C->product)) {
     it = Phases().end();
     for (auto j = Phases().begin(); j != Phases().end(); ++j)
       if (j->second.numeric && j->second.Same(C, C->product)) {

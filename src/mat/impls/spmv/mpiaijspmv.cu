@@ -95,6 +95,7 @@ PetscErrorCode AgreeDue(Mat A)
   Mat_MPIAIJ     *a = (Mat_MPIAIJ *)A->data;
   Mat_MPIAIJSpMV *c = Ctx(A);
   Mat             blocks[2] = {a->A, a->B};
+  SpMVFormat     *fmt[2];
   int64_t         due[2];
 
   PetscFunctionBegin;
@@ -102,23 +103,17 @@ PetscErrorCode AgreeDue(Mat A)
     c->state    = A->nonzerostate;
     c->products = 0;
   }
-  if (++c->products != kAgreeAt) PetscFunctionReturn(PETSC_SUCCESS);
+  if (c->products == kAgreeAt || ++c->products < kAgreeAt) PetscFunctionReturn(PETSC_SUCCESS); /* agreed, or not yet */
   for (int i = 0; i < 2; i++) {
     const SpMVFormatInfo *info;
-    SpMVFormat           *fmt;
 
     due[i] = -1;
-    PetscCall(MatSpMVSeqGetFormat(blocks[i], PETSC_FALSE, &info, &fmt));
-    if (fmt) PetscCall(fmt->WaitDue(&due[i]));
+    PetscCall(MatSpMVSeqGetFormat(blocks[i], PETSC_FALSE, &info, &fmt[i]));
+    if (fmt[i]) PetscCall(fmt[i]->WaitDue(&due[i]));
   }
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, due, 2, MPI_INT64_T, MPI_MAX, PetscObjectComm((PetscObject)A)));
-  for (int i = 0; i < 2; i++) {
-    const SpMVFormatInfo *info;
-    SpMVFormat           *fmt;
-
-    PetscCall(MatSpMVSeqGetFormat(blocks[i], PETSC_FALSE, &info, &fmt));
-    if (fmt && due[i] >= 0) fmt->AgreeDue(due[i]);
-  }
+  for (int i = 0; i < 2; i++)
+    if (fmt[i] && due[i] >= 0) fmt[i]->AgreeDue(due[i]);
   if (due[0] >= 0 || due[1] >= 0) PetscCall(PetscInfo(A, "spmv: the ranks' selections are due after %" PetscInt64_FMT " (diagonal blocks) and %" PetscInt64_FMT " (off-diagonal) products\n", due[0], due[1]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
