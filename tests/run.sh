@@ -195,6 +195,11 @@ expect_error segsum_bad_S     "mat_segsum_tiles_per_warp"  ex19_type segsum -mat
 expect_error segsum_bad_warps "mat_segsum_warps_per_block" ex19_type segsum -mat_segsum_warps_per_block 0
 expect_error dcsr_bad_tile    "mat_dcsr_tile"              ex19_type dcsr -mat_dcsr_tile 96
 expect_error dcsr_bad_warps   "mat_dcsr_warps_per_block"   ex19_type dcsr -mat_dcsr_warps_per_block 9
+expect_error dcsr_bad_lanes   "mat_dcsr_row_lanes"         ex19_type dcsr -mat_dcsr_row_lanes 3
+# dcsr's row kernel (long rows): ex19's 20 nonzeros a row take the tiles by default, the rows when forced; the solve the same
+run dcsr_view_kernel_tiles    grep_run "dcsr: kernel: tiles (longest row 20" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
+run dcsr_view_kernel_rows     grep_run "dcsr: kernel: rows, 8 lanes a row" ex19_type dcsr -mat_dcsr_row_lanes 8 -mat_view ::ascii_info -snes_max_it 1
+run dcsr_row_kernel_solve     grep_run "Number of SNES iterations = 2" ex19_type dcsr -mat_dcsr_row_lanes 16
 # dcsr's view: its 16-bit tiles and the bytes a product reads per nonzero (ex19's columns are local: every tile narrow)
 run dcsr_view_bytes           grep_run "dcsr: a product reads [0-9.]* bytes per nonzero" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
 run dcsr_view_tiles           grep_run "dcsr: 16-bit column offsets in \([0-9]*\) of \1 tiles; 0 wide" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1

@@ -528,6 +528,59 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel16(const Dev D, const P
   if (pending && lane == 0) Put<ADD>(y, D.sval, r_hi, syncrow, slot, carry); /* the row goes on in the next warp */
 }
 
+/* dcsr's row kernel (segsum.h, "dcsr's row kernel"): L lanes a row, a pass loads U = kSegSumRowUnroll entries a lane
+   (offsets, tile bases and values all in flight before the first gather), then sums them in order; the L partial
+   sums meet in an xor butterfly. The 2-byte offsets are loaded whatever the tile's base says (a wide tile's are 0),
+   so that no load waits for the base; a wide tile's columns then come from the CSR. */
+template <int L, typename V, bool ADD>
+__global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift)
+{
+  constexpr int  U    = kSegSumRowUnroll;
+  const int64_t  r    = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / L;
+  const int      lane = threadIdx.x & (L - 1);
+  const V *__restrict__ a = Vals<V>(D);
+  unsigned       s = 0, e = 0;
+  PetscScalar    acc = 0.0;
+
+  if (r < D.m) {
+    s = (unsigned)__ldg(D.rp + r);
+    e = (unsigned)__ldg(D.rp + r + 1);
+  }
+  for (unsigned j0 = s + (unsigned)lane; j0 < e; j0 += L * U) {
+    unsigned short o[U];
+    int            b[U], c[U];
+    V              v[U];
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      const unsigned j = j0 + k * L;
+      if (j < e) {
+        asm volatile("ld.global.cs.u16 %0, [%1];" : "=h"(o[k]) : "l"(K.off + j));
+        b[k] = __ldg(K.base + (j >> tshift));
+        v[k] = spmv::Ldcs(a + j);
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < U; k++) {
+      const unsigned j = j0 + k * L;
+      if (j < e) c[k] = b[k] >= 0 ? b[k] + (int)o[k] : __ldcs(D.cj + j);
+    }
+#pragma unroll
+    for (int k = 0; k < U; k++)
+      if (j0 + k * L < e) acc = spmv::AddRn(acc, spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), spmv::Ldg(x + c[k])));
+  }
+#pragma unroll
+  for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
+  if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
+}
+
+/* the longest row (dcsr's choice of kernel) */
+__global__ void __launch_bounds__(kAux) MaxRow(int m, const int *__restrict__ rp, unsigned long long *__restrict__ mx)
+{
+  int64_t best = 0;
+  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) best = max(best, (int64_t)(rp[r + 1] - rp[r]));
+  if (best) atomicMax(mx, (unsigned long long)best);
+}
+
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
@@ -728,6 +781,40 @@ PetscErrorCode Launch(const Dev &D, const Cols16<true> *K, bool single, int warp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dcsr's row kernel: a block of kMaxThreads threads holds kMaxThreads / L rows */
+template <int L, typename V>
+PetscErrorCode LaunchRows(const Dev &D, const Cols16<true> &K, int tshift, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  const unsigned blocks = (unsigned)(((int64_t)D.m * L + kMaxThreads - 1) / kMaxThreads);
+  if (add) RowKernel16<L, V, true><<<blocks, kMaxThreads, 0, s>>>(D, x, y, K, tshift);
+  else RowKernel16<L, V, false><<<blocks, kMaxThreads, 0, s>>>(D, x, y, K, tshift);
+  SpMVCheckLaunch();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+template <typename V>
+PetscErrorCode LaunchRowsV(int lanes, const Dev &D, const Cols16<true> &K, int tshift, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  switch (lanes) {
+  case 4:
+    PetscCall((LaunchRows<4, V>(D, K, tshift, x, y, add, s)));
+    break;
+  case 8:
+    PetscCall((LaunchRows<8, V>(D, K, tshift, x, y, add, s)));
+    break;
+  case 16:
+    PetscCall((LaunchRows<16, V>(D, K, tshift, x, y, add, s)));
+    break;
+  case 32:
+    PetscCall((LaunchRows<32, V>(D, K, tshift, x, y, add, s)));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: %d lanes a row not compiled", lanes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the vector loads need 16-byte aligned columns and values (device arrays are 256-byte aligned: spmv::DeviceAlloc) */
 inline bool Aligned16(const void *p) { return ((std::uintptr_t)p & 15u) == 0; }
 } // namespace
@@ -769,6 +856,7 @@ public:
     PetscCall(PetscOptionsInt(name[0], opt.c16 ? "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512); a tile whose columns span at most 65536 stores 16-bit column offsets" : "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (4, 8, 16 or 32), 0: the tile kernel, -1: from the rows (at least 24 nonzeros a row on average, none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -911,6 +999,14 @@ public:
       st.nwidennz = (int64_t)hc[1];
       k16.off     = doff;
       k16.base    = dbase;
+      /* the kernel: the row kernel for long, even rows */
+      PetscCallCUDA(cudaMemsetAsync(cnt, 0, sizeof(*cnt), s));
+      MaxRow<<<Grid(A.m, 1024), kAux, 0, s>>>(dev.m, A.i, cnt);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cudaMemcpyAsync(hc, cnt, sizeof(*cnt), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      st.maxrow   = (int64_t)hc[0];
+      st.rowlanes = SegSumRowLanes(opt, st.m, st.nnz, st.maxrow);
     }
     st.auxbytes  = SegSumAuxBytes(st);
     PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
@@ -947,6 +1043,12 @@ public:
       if (!add) PetscCallCUDA(cudaMemsetAsync(y, 0, st.m * sizeof(PetscScalar), s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    if (st.rowlanes) {
+      const int tshift = 5 + (st.T == 2 ? 1 : st.T == 4 ? 2 : st.T == 8 ? 3 : 4); /* log2 of the tile, W*T */
+      if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
+      else PetscCall(LaunchRowsV<PetscScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     switch (st.T) {
     case 2:
       PetscCall(Launch<2>(dev, opt.c16 ? &k16 : nullptr, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
@@ -976,6 +1078,8 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", opt.name, st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)" : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
+    if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
+    else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -988,7 +1092,7 @@ public:
 
     PetscFunctionBegin;
     PetscCall(SegSumBuildHostLayout(opt, A, &ref, &rst));
-    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz && rst.maxrow == st.maxrow && rst.rowlanes == st.rowlanes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "segsum device layout differs from the host reference (device/host): tiles %" PetscInt64_FMT "/%" PetscInt64_FMT " warps %" PetscInt64_FMT "/%" PetscInt64_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " runs %" PetscInt64_FMT "/%" PetscInt64_FMT " empty %" PetscInt64_FMT "/%" PetscInt64_FMT " fast %" PetscInt64_FMT "/%" PetscInt64_FMT " dirty %" PetscInt64_FMT "/%" PetscInt64_FMT " long %" PetscInt64_FMT "/%" PetscInt64_FMT " long runs %" PetscInt64_FMT "/%" PetscInt64_FMT,
                st.ntiles, rst.ntiles, st.nwarps, rst.nwarps, st.nslots, rst.nslots, st.nruns, rst.nruns, st.nempty, rst.nempty, st.nfast, rst.nfast, st.ndirty, rst.ndirty, st.nlong, rst.nlong, st.nlongruns, rst.nlongruns);
     *maxdiff = 0;

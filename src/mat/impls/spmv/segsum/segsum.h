@@ -54,6 +54,18 @@
    is segsum's: dcsr's product equals segsum's bit for bit. dcsr has a kernel of its own (segsum.cu, SpMVKernel16:
    the same tile sums, its loads arranged so that a warp's first tile does not wait for the tile bases, 32-bit
    element indices) and runs 4 warps a block by default (segsum: 5).
+
+   dcsr's row kernel (long rows): a segmented sum pays its descriptor walk and 5-step scan per 128-nonzero tile
+   whatever the row length, so on matrices of long, even rows (27-point stencils, stiffness matrices: 27-50
+   nonzeros a row) it is bound by instructions, not bytes (bench/results/NOTES.md, "Long rows"). There a group of L
+   lanes takes a row (the CSR-vector kernel): lane l sums the row's entries l, l+L, l+2L, ... in order (their
+   columns from the same 16-bit offsets and tile bases, a wide tile's from the CSR), then the L partial sums are
+   joined by an xor butterfly (offsets L/2, ..., 1) and lane 0 writes the row. No descriptor, no carries, no
+   fix-up; its own summation order, which the host reference executes the same way (bit for bit). Chosen at build
+   from the row statistics (SegSumRowLanes, -mat_dcsr_row_lanes): rows of at least kSegSumRowMin nonzeros on
+   average and none longer than kSegSumRowSkew times the average (a longer row would keep its group busy alone);
+   L = 8 below 64 nonzeros a row, 16 below 128, else 32, so that a pass of 4 entries a lane covers a row in one or
+   two passes.
 */
 #pragma once
 #include "../spmvformat.h"
@@ -71,9 +83,13 @@ struct SegSumOptions {
   PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
+  PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 4, 8, 16 or 32; 0 the tiles; -1 from the rows */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
+constexpr int     kSegSumRowUnroll = 4;  /* the row kernel: entries a lane loads before it sums them */
+constexpr double  kSegSumRowMin    = 24; /* the row kernel by default from this many nonzeros a row on average ... */
+constexpr double  kSegSumRowSkew   = 4;  /* ... and no row longer than this times the average */
 
 /* What the layout looks like; identical on host and device (Verify compares them) */
 struct SegSumStats {
@@ -87,6 +103,8 @@ struct SegSumStats {
   bool     c16 = false;   /* compressed columns (dcsr) */
   int64_t  nwide = 0;     /* dcsr: tiles whose columns span more than kSegSumSpan16 (32-bit columns) */
   int64_t  nwidennz = 0;  /* dcsr: the nonzeros of the wide tiles */
+  int64_t  maxrow = 0;    /* dcsr: the longest row */
+  int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
 };
 inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0); }
 /* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
@@ -95,7 +113,7 @@ inline double SegSumBytesPerNnz(const SegSumStats &s, bool single)
 {
   if (!s.nnz) return 0.0;
   const double nnz = (double)s.nnz, cols = s.c16 ? 2.0 * (nnz - (double)s.nwidennz) + 4.0 * (double)s.nwidennz + 4.0 * (double)s.ntiles : 4.0 * nnz;
-  return (single ? 4.0 : 8.0) + (cols + 4.0 * (double)(s.m + 1) + 4.0 * (double)(s.ntiles + 1)) / nnz;
+  return (single ? 4.0 : 8.0) + (cols + 4.0 * (double)(s.m + 1) + (s.rowlanes ? 0.0 : 4.0 * (double)(s.ntiles + 1))) / nnz;
 }
 
 /* The auxiliary arrays on the host (the device holds the same, see above) */
@@ -107,6 +125,8 @@ struct SegSumHostLayout {
 };
 
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &);
+/* dcsr: the row kernel's lanes a row for m rows, nnz nonzeros, the longest row maxrow (0: the tile kernel) */
+int SegSumRowLanes(const SegSumOptions &, int64_t m, int64_t nnz, int64_t maxrow);
 PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &, const SpMVHostCsr &, SegSumHostLayout *, SegSumStats *);
 /* y = A x (add = false) or y += A x: the device algorithm executed lane by lane on the CPU */
 void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);

@@ -9,7 +9,18 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.name, o.tile);
   PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.name, o.S);
   PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
+  PetscCheck(o.rowlanes == -1 || o.rowlanes == 0 || o.rowlanes == 4 || o.rowlanes == 8 || o.rowlanes == 16 || o.rowlanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 4, 8, 16 or 32", o.name, o.rowlanes);
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* segsum.h, "dcsr's row kernel": long, even rows take the row kernel, L lanes a row */
+int SegSumRowLanes(const SegSumOptions &o, int64_t m, int64_t nnz, int64_t maxrow)
+{
+  if (!o.c16 || o.rowlanes == 0 || m == 0 || nnz == 0) return 0;
+  if (o.rowlanes > 0) return (int)o.rowlanes;
+  const double mean = (double)nnz / (double)m;
+  if (mean < kSegSumRowMin || (double)maxrow > kSegSumRowSkew * mean) return 0;
+  return mean < 64 ? 8 : mean < 128 ? 16 : 32;
 }
 
 /* rightmost r in [0, m] with rp[r] <= b (the paper insists on the rightmost match: it skips empty rows) */
@@ -86,6 +97,8 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
       L->cbase[t] = (int)lo;
       for (int64_t e = e0; e < e1; e++) L->c16[e] = (unsigned short)(A.j[e] - lo);
     }
+    for (PetscInt r = 0; r < m; r++) st->maxrow = std::max<int64_t>(st->maxrow, A.i[r + 1] - A.i[r]);
+    st->rowlanes = SegSumRowLanes(o, m, st->nnz, st->maxrow);
   }
   st->auxbytes = SegSumAuxBytes(*st);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -194,10 +207,35 @@ struct Warp {
 };
 } // namespace
 
+/* dcsr's row kernel (segsum.cu, RowKernel16), lane by lane: lane l of a row's L sums its entries l, l+L, ... in
+   order, then the xor butterfly; the columns are the CSR's (the offsets decode to them, Verify checks the offsets) */
+static void RowsMultHost(const SegSumStats &st, const SpMVHostCsr &A, const PetscScalar *x, PetscScalar *y, bool add)
+{
+  const int   L = st.rowlanes;
+  PetscScalar p[kSegSumW], t[kSegSumW];
+
+  for (PetscInt r = 0; r < st.m; r++) {
+    std::fill(p, p + L, PetscScalar(0.0));
+    for (PetscInt e = A.i[r]; e < A.i[r + 1]; e++) {
+      const PetscInt l = (e - A.i[r]) % L;
+      p[l]             = p[l] + A.a[e] * x[A.j[e]];
+    }
+    for (int o = L / 2; o > 0; o >>= 1) {
+      for (int l = 0; l < L; l++) t[l] = p[l] + p[l ^ o];
+      std::copy(t, t + L, p);
+    }
+    y[r] = add ? y[r] + p[0] : p[0];
+  }
+}
+
 void SegSumMultHost(const SegSumStats &st, const SegSumHostLayout &L, const SpMVHostCsr &A, const PetscScalar *x, PetscScalar *y, bool add)
 {
   if (st.nnz == 0) {
     if (!add) std::fill(y, y + st.m, 0.0);
+    return;
+  }
+  if (st.rowlanes) {
+    RowsMultHost(st, A, x, y, add);
     return;
   }
   Warp w(st, L, A, x, y, add);
