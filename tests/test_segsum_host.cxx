@@ -191,12 +191,12 @@ static std::vector<Csr> Matrices(Rng &rng)
     v.push_back(B);
   }
   /* dcsr's row kernel: long, even rows (the default picks it), and an uneven row among them (it does not) */
-  add("long even rows 24..60 (dcsr's row kernel)", 5000, lens(1500, 24, 60, 0));
-  add("long even rows 100..140, some empty", 200000, lens(700, 100, 140, 0.05));
+  add("long even rows 24..60", 5000, lens(1500, 24, 60, 0));
+  add("long even rows 100..140, some empty (dcsr's row kernel)", 200000, lens(700, 100, 140, 0.05));
   {
-    auto l = lens(1000, 28, 36, 0);
+    auto l = lens(1000, 100, 120, 0);
     l[500] = 1000;
-    add("rows of 28..36 and one of 1000 (the tiles)", 3000, l);
+    add("rows of 100..120 and one of 1000 (the tiles)", 3000, l);
   }
   /* shapes */
   add("rectangular 300 x 4000", 4000, lens(300, 5, 60, 0.1));
@@ -346,7 +346,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
       for (bool c16 : {false, true})
       for (PetscInt tile : tiles)
         for (PetscInt S : Ss)
-        for (PetscInt lanes : {-1, 0, 4, 8, 16, 32}) { /* dcsr's row kernel: from the rows (-1), off, forced */
+        for (PetscInt lanes : {-1, 0, 8, 16, 32}) { /* dcsr's row kernel: from the rows (-1), off, forced */
           if (lanes != -1 && (!c16 || S != Ss[0])) continue;
           SegSumOptions o;
           o.tile     = tile;
@@ -364,11 +364,11 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
             continue;
           }
           if (exact) CheckLayout(A, o, L, st);
-          { /* the kernel: the row kernel where forced, or by default on rows of >= 24 on average, none over 4 times that */
+          { /* the kernel: the row kernel where forced, or by default (32 lanes) on rows of >= 96 on average, none over 4 times that */
             PetscInt maxrow = 0;
             for (PetscInt r = 0; r < A.m; r++) maxrow = std::max(maxrow, A.i[r + 1] - A.i[r]);
             const double mean = A.m ? (double)A.Nnz() / A.m : 0.0;
-            const int    want = !c16 || lanes == 0 || !A.Nnz() ? 0 : lanes > 0 ? (int)lanes : mean >= 24 && maxrow <= 4 * mean ? (mean < 64 ? 8 : mean < 128 ? 16 : 32) : 0;
+            const int    want = !c16 || lanes == 0 || !A.Nnz() ? 0 : lanes > 0 ? (int)lanes : mean >= 96 && maxrow <= 4 * mean ? 32 : 0;
             Check(st.rowlanes == want && st.maxrow == (c16 ? maxrow : 0), "row lanes %d (longest row %lld), expected %d (%lld)", st.rowlanes, (long long)st.maxrow, want, (long long)maxrow);
           }
           for (bool add : {false, true}) {
@@ -384,7 +384,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           cases++;
         }
     }
-    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 4/8/16/32 lanes at S 1), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force)" : " (rel. 1e-13)"));
+    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force)" : " (rel. 1e-13)"));
   }
   (void)cases;
 }
@@ -410,7 +410,7 @@ static void Options()
     o.warps = w;
     Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "warps %d accepted", (int)w);
   }
-  for (PetscInt l : {-2, 1, 2, 3, 12, 64}) {
+  for (PetscInt l : {-2, 1, 2, 3, 4, 12, 64}) {
     o          = SegSumOptions();
     o.rowlanes = l;
     Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "row lanes %d accepted", (int)l);

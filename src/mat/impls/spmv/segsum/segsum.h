@@ -55,17 +55,14 @@
    the same tile sums, its loads arranged so that a warp's first tile does not wait for the tile bases, 32-bit
    element indices) and runs 4 warps a block by default (segsum: 5).
 
-   dcsr's row kernel (long rows): a segmented sum pays its descriptor walk and 5-step scan per 128-nonzero tile
-   whatever the row length, so on matrices of long, even rows (27-point stencils, stiffness matrices: 27-50
-   nonzeros a row) it is bound by instructions, not bytes (bench/results/NOTES.md, "Long rows"). There a group of L
-   lanes takes a row (the CSR-vector kernel): lane l sums the row's entries l, l+L, l+2L, ... in order (their
-   columns from the same 16-bit offsets and tile bases, a wide tile's from the CSR), then the L partial sums are
-   joined by an xor butterfly (offsets L/2, ..., 1) and lane 0 writes the row. No descriptor, no carries, no
-   fix-up; its own summation order, which the host reference executes the same way (bit for bit). Chosen at build
-   from the row statistics (SegSumRowLanes, -mat_dcsr_row_lanes): rows of at least kSegSumRowMin nonzeros on
-   average and none longer than kSegSumRowSkew times the average (a longer row would keep its group busy alone);
-   L = 8 below 64 nonzeros a row, 16 below 128, else 32, so that a pass of 4 entries a lane covers a row in one or
-   two passes.
+   dcsr's row kernel (long rows): a group of L lanes takes a row (the CSR-vector kernel): lane l sums the row's
+   entries l, l+L, l+2L, ... in order (their columns from the same 16-bit offsets and tile bases, a wide tile's from
+   the CSR), then the L partial sums are joined by an xor butterfly (offsets L/2, ..., 1) and lane 0 writes the row.
+   No descriptor, no carries, no fix-up; its own summation order, which the host reference executes the same way
+   (bit for bit). Measured on the H100 (bench/results/NOTES.md, "dcsr's row kernel") against the tile kernel: level
+   at 42 nonzeros a row, 2-6% slower at 22-49, 4-7% faster at 121 (32 lanes). So by default (SegSumRowLanes) only rows of
+   at least kSegSumRowMin nonzeros on average, none longer than kSegSumRowSkew times the average (a longer row would
+   keep its group busy alone), take it, with 32 lanes; -mat_dcsr_row_lanes 8, 16 or 32 forces it, 0 forbids it.
 */
 #pragma once
 #include "../spmvformat.h"
@@ -83,12 +80,12 @@ struct SegSumOptions {
   PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
-  PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 4, 8, 16 or 32; 0 the tiles; -1 from the rows */
+  PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
 constexpr int     kSegSumRowUnroll = 4;  /* the row kernel: entries a lane loads before it sums them */
-constexpr double  kSegSumRowMin    = 24; /* the row kernel by default from this many nonzeros a row on average ... */
+constexpr double  kSegSumRowMin    = 96; /* the row kernel by default from this many nonzeros a row on average ... */
 constexpr double  kSegSumRowSkew   = 4;  /* ... and no row longer than this times the average */
 
 /* What the layout looks like; identical on host and device (Verify compares them) */

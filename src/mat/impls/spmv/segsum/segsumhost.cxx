@@ -9,7 +9,7 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.name, o.tile);
   PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.name, o.S);
   PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
-  PetscCheck(o.rowlanes == -1 || o.rowlanes == 0 || o.rowlanes == 4 || o.rowlanes == 8 || o.rowlanes == 16 || o.rowlanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 4, 8, 16 or 32", o.name, o.rowlanes);
+  PetscCheck(o.rowlanes == -1 || o.rowlanes == 0 || o.rowlanes == 8 || o.rowlanes == 16 || o.rowlanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 8, 16 or 32", o.name, o.rowlanes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -20,7 +20,7 @@ int SegSumRowLanes(const SegSumOptions &o, int64_t m, int64_t nnz, int64_t maxro
   if (o.rowlanes > 0) return (int)o.rowlanes;
   const double mean = (double)nnz / (double)m;
   if (mean < kSegSumRowMin || (double)maxrow > kSegSumRowSkew * mean) return 0;
-  return mean < 64 ? 8 : mean < 128 ? 16 : 32;
+  return 32;
 }
 
 /* rightmost r in [0, m] with rp[r] <= b (the paper insists on the rightmost match: it skips empty rows) */
