@@ -154,6 +154,20 @@ static PetscErrorCode TestMatrix(const char *spec, const char *type, const char 
   PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &D));
   PetscCall(CheckType(D, MATSEQAIJ));
   PetscCall(CheckMult(A, D, "converted back to aij"));
+  if (m > 0 && n > 0) { /* on a GPU parent it takes new nonzeros, as the matrix of PETSc's basic converter (aijcusparse's
+                           way) does; on the host, a duplicate of SeqAIJ (SeqAIJ's way, MatDuplicate) keeps its options */
+    Vec       v;
+    PetscBool gpu;
+    PetscCall(MatCreateVecs(B, &v, NULL));
+    PetscCall(PetscObjectTypeCompare((PetscObject)v, VECSEQCUDA, &gpu));
+    PetscCall(VecDestroy(&v));
+    if (!gpu) PetscCall(MatSetOption(D, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+    PetscCall(MatSetValue(D, m - 1, 0, 0.0, ADD_VALUES));
+    PetscCall(MatSetValue(D, 0, n - 1, 0.0, ADD_VALUES));
+    PetscCall(MatAssemblyBegin(D, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(D, MAT_FINAL_ASSEMBLY));
+    PetscCall(CheckMult(A, D, "converted back to aij, explicit zeros added"));
+  }
   PetscCall(MatConvert(D, type, MAT_INPLACE_MATRIX, &D));
   PetscCall(CheckType(D, seqtype));
   PetscCall(CheckMult(A, D, "in-place convert aij -> plugin"));

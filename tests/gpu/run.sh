@@ -161,10 +161,15 @@ case " $what " in *" pcs "*|*" all "*)
   RETYPE_OPS=axpy_different,axpy_different_mixed,axpy_subset,convert_inplace_aij,convert_inplace_dense,convert_shell_back,shell_products,products,settype_twice,settype_before_sizes,prealloc_twice,reset_preallocation,duplicate_copy,duplicate_nocopy,duplicate_share,filter_compress,eliminate_zeros,lu_inplace
   "$BIN/test_retype" -type aijcusparse -ops transpose,settype_assembled > "$OUT/aijcusparse_retype_own.log" 2>&1
   echo "aijcusparse itself, the two test_retype cases left out below: $(grep -c '^FAIL' "$OUT/aijcusparse_retype_own.log") of 2 fail"
+  # on 2 ranks, MatTransposeMatMult through MatConvert(A, MATSHELL) with MAT_REUSE_MATRIX keeps the old values for
+  # mpiaijcusparse itself (session 16, README): shell_products on 1 rank only, aijcusparse's own failure shown
+  mpiexec -n 2 "$BIN/test_retype" -type aijcusparse -ops shell_products > "$OUT/aijcusparse_retype_own_n2.log" 2>&1
+  echo "aijcusparse itself on 2 ranks, shell_products (left out below on 2 ranks): $(grep -c '^FAIL' "$OUT/aijcusparse_retype_own_n2.log") of 1 fails"
   for T in ${PCS_TYPES:-spmv brc}; do
     for np in 1 2; do
       step ${T}_pcs_gpu_n$np    mpiexec -n $np "$BIN/test_pcs" -type $T $R
-      step ${T}_retype_gpu_n$np mpiexec -n $np "$BIN/test_retype" -type $T -ops $RETYPE_OPS
+      ops=$RETYPE_OPS; [ $np = 2 ] && ops=${RETYPE_OPS/shell_products,/}
+      step ${T}_retype_gpu_n$np mpiexec -n $np "$BIN/test_retype" -type $T -ops $ops
     done
     tail -1 "$OUT/${T}_pcs_gpu_n1.log"; grep -E "^(FAIL|skip)" "$OUT/${T}_pcs_gpu_n"*.log | head -20
   done

@@ -238,7 +238,14 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
 /* to the parent family (mpiaij, mpiaijcusparse): the overlay comes off, then the parent converts */
 PetscErrorCode MatConvert_MPIAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
+  PetscBool aij;
+
   PetscFunctionBegin;
+  PetscCall(PetscStrcmpAny(type, &aij, MATMPIAIJ, MATAIJ, ""));
+  if (reuse == MAT_INITIAL_MATRIX && aij && SpMVHaveGPU()) { /* not through a copy and PETSc's basic converter (aijspmv.cu) */
+    PetscCall(SpMVConvertToAIJ(A, type, B));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(SpMVConvertThroughParent(A, type, reuse, B, true, DetachMPI));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -34,6 +34,7 @@ PetscBool             MatSpMVSeqOnGPU(Mat);
 PetscErrorCode        MatSpMVSeqDeviceCsr(Mat, PetscBool, const PetscInt **, const PetscInt **, const PetscScalar **);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *, PetscBool *);
 PetscBool             SpMVHostReferenceDefault(Mat);
+PetscErrorCode        SpMVConvertToAIJ(Mat, MatType, Mat *); /* a new AIJ matrix from a plugin matrix on a GPU parent */
 
 /* The converters between a plugin type and its parent family, sequential (aijspmv.cu) and MPI (mpiaijspmv.cu) alike:
    MAT_REUSE_MATRIX copies the values; otherwise the copy (or A itself, MAT_INPLACE_MATRIX) takes the overlay off and
