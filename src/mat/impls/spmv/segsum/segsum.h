@@ -23,7 +23,8 @@
    by binary search instead of walking the range.
 
    Carries between warps (the paper's synchronizer; its CPU stage runs here as a GPU kernel, launched on
-   the same stream with no host synchronization): the warp in which a row starts stores y[row]; every
+   the same stream with no host synchronization, on compute capability 9.0 and up as a programmatic dependent
+   launch that starts during the product's last wave and waits for it): the warp in which a row starts stores y[row]; every
    later warp that holds part of that row (always as its first row) writes its partial sum to a
    synchronizer slot, and the fix-up kernel adds each row's slots to y in a fixed order.  The fix-up also
    zeroes the empty rows (y = A x only), so y is never cleared with a memset.  Results are deterministic
