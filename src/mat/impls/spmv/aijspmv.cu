@@ -982,8 +982,7 @@ PetscErrorCode SpMVConvertToAIJ(Mat A, MatType type, Mat *B)
   PetscBool mpi;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &mpi));
-  if (!mpi) PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, "mpiaij", &mpi));
+  PetscCall(PetscStrbeginswith(((PetscObject)A)->type_name, MATMPIAIJ, &mpi)); /* mpiaij, mpiaijcusparse, ours */
   if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, nullptr));
   PetscCall(PetscMalloc2(m, &dnnz, m, &onnz));
   for (PetscInt r = 0; r < m; r++) {

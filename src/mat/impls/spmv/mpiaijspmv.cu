@@ -242,7 +242,7 @@ PetscErrorCode MatConvert_MPIAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse,
 
   PetscFunctionBegin;
   PetscCall(PetscStrcmpAny(type, &aij, MATMPIAIJ, MATAIJ, ""));
-  if (reuse == MAT_INITIAL_MATRIX && aij && SpMVHaveGPU()) { /* not through a copy and PETSc's basic converter (aijspmv.cu) */
+  if (reuse == MAT_INITIAL_MATRIX && aij && Ctx(A)->gpu) { /* not through a copy and PETSc's basic converter (aijspmv.cu) */
     PetscCall(SpMVConvertToAIJ(A, type, B));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

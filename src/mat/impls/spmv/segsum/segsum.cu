@@ -18,6 +18,7 @@
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <cstdint>
@@ -579,14 +580,6 @@ __global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const Pe
   if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
 }
 
-/* the longest row (dcsr's choice of kernel) */
-__global__ void __launch_bounds__(kAux) MaxRow(int m, const int *__restrict__ rp, unsigned long long *__restrict__ mx)
-{
-  int64_t best = 0;
-  for (int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) best = max(best, (int64_t)(rp[r + 1] - rp[r]));
-  if (best) atomicMax(mx, (unsigned long long)best);
-}
-
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
@@ -644,9 +637,16 @@ __global__ void Bounds(int64_t ntiles, int WT, int64_t nnz, int m, const int *__
   }
 }
 
-__global__ void EmptyFlags(int m, const int *__restrict__ rp, int *__restrict__ flag)
+/* flag[r]: row r is empty; *mx: the longest row (dcsr's choice of kernel) */
+__global__ void EmptyFlags(int m, const int *__restrict__ rp, int *__restrict__ flag, unsigned long long *__restrict__ mx)
 {
-  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r <= m; r += (int64_t)gridDim.x * blockDim.x) flag[r] = r < m && rp[r] == rp[r + 1];
+  int best = 0;
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r <= m; r += (int64_t)gridDim.x * blockDim.x) {
+    const int len = r < m ? rp[r + 1] - rp[r] : 0;
+    flag[r]       = r < m && len == 0;
+    best          = max(best, len);
+  }
+  if (best) atomicMax(mx, (unsigned long long)best);
 }
 
 __global__ void ScatterRows(int m, const int *__restrict__ flag, const int *__restrict__ pos, int *__restrict__ out)
@@ -960,14 +960,21 @@ public:
     /* empty rows */
     PetscCall(spmv::DeviceAlloc(&flag, A.m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&pos, A.m + 1, nullptr, s));
-    EmptyFlags<<<Grid(A.m + 1), kAux, 0, s>>>(dev.m, A.i, flag);
+    PetscCall(spmv::DeviceAlloc(&cnt, 4, nullptr, s));
+    PetscCallCUDA(cudaMemsetAsync(cnt, 0, sizeof(*cnt), s));
+    EmptyFlags<<<Grid(A.m + 1), kAux, 0, s>>>(dev.m, A.i, flag, cnt);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(flag, pos, (int)(A.m + 1), &tmp, &tmpbytes, s));
     {
       int ne;
       PetscCallCUDA(cudaMemcpyAsync(&ne, pos + A.m, sizeof(int), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(hc, cnt, sizeof(*cnt), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nempty = dev.nempty = ne;
+      if (opt.c16) { /* dcsr: the row kernel for long, even rows */
+        st.maxrow   = (int64_t)hc[0];
+        st.rowlanes = SegSumRowLanes(opt, st.m, st.nnz, st.maxrow);
+      }
     }
     PetscCall(spmv::DeviceAlloc(&dev.erow, st.nempty, &bytes, s));
     if (st.nempty) ScatterRows<<<Grid(A.m), kAux, 0, s>>>(dev.m, flag, pos, dev.erow);
@@ -996,7 +1003,6 @@ public:
       SpMVCheckLaunch();
     }
     /* statistics */
-    PetscCall(spmv::DeviceAlloc(&cnt, 4, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(cnt, 0, 4 * sizeof(*cnt), s));
     if (st.ntiles || st.nruns) Stats<<<Grid(std::max(st.ntiles, st.nruns), 1024), kAux, 0, s>>>(st.ntiles, WT, dev.bound, st.nempty, dev.erow, st.nruns, dev.run_off, cnt);
     SpMVCheckLaunch();
@@ -1020,14 +1026,6 @@ public:
       st.nwidennz = (int64_t)hc[1];
       k16.off     = doff;
       k16.base    = dbase;
-      /* the kernel: the row kernel for long, even rows */
-      PetscCallCUDA(cudaMemsetAsync(cnt, 0, sizeof(*cnt), s));
-      MaxRow<<<Grid(A.m, 1024), kAux, 0, s>>>(dev.m, A.i, cnt);
-      SpMVCheckLaunch();
-      PetscCallCUDA(cudaMemcpyAsync(hc, cnt, sizeof(*cnt), cudaMemcpyDeviceToHost, s));
-      PetscCallCUDA(cudaStreamSynchronize(s));
-      st.maxrow   = (int64_t)hc[0];
-      st.rowlanes = SegSumRowLanes(opt, st.m, st.nnz, st.maxrow);
     }
     st.auxbytes  = SegSumAuxBytes(st);
     PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
@@ -1065,7 +1063,7 @@ public:
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (st.rowlanes) {
-      const int tshift = 5 + (st.T == 2 ? 1 : st.T == 4 ? 2 : st.T == 8 ? 3 : 4); /* log2 of the tile, W*T */
+      const int tshift = std::countr_zero((unsigned)(kW * st.T)); /* log2 of the tile, W*T */
       if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       else PetscCall(LaunchRowsV<PetscScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       PetscFunctionReturn(PETSC_SUCCESS);

@@ -61,7 +61,7 @@
    the CSR), then the L partial sums are joined by an xor butterfly (offsets L/2, ..., 1) and lane 0 writes the row.
    No descriptor, no carries, no fix-up; its own summation order, which the host reference executes the same way
    (bit for bit). Measured on the H100 (bench/results/NOTES.md, "dcsr's row kernel") against the tile kernel: level
-   at 42 nonzeros a row, 2-6% slower at 22-49, 4-7% faster at 121 (32 lanes). So by default (SegSumRowLanes) only rows of
+   at 42 nonzeros a row, 2-15% slower at 22-81, 3-7% faster at 97-201 (32 lanes). So by default (SegSumRowLanes) only rows of
    at least kSegSumRowMin nonzeros on average, none longer than kSegSumRowSkew times the average (a longer row would
    keep its group busy alone), take it, with 32 lanes; -mat_dcsr_row_lanes 8, 16 or 32 forces it, 0 forbids it.
 */
