@@ -1,7 +1,7 @@
 static char help[] = "Checks of the single-precision copy (MatSpMVSingleSetUp) and of PCPOLY with -pc_poly_precision single.\n"
                      "  -type <aij|aijcusparse|brc|...>  matrix type of the operator (the references use AIJ)\n"
                      "  -formats brc,segsum,spmv         formats of the product check (default these three)\n"
-                     "  -check product,solve,flush,bad   which checks (default all):\n"
+                     "  -check product,solve,flush,bad,residual  which checks (default all):\n"
                      "     product: for every format that stores fp32 values (brc, segsum, spmv) and several matrices, with and\n"
                      "              without row scaling, after a values refresh and a new pattern: the copy's product equals the\n"
                      "              fp64 product of the matrix with values rounded to fp32 (relative 1e-13: only the summation\n"
@@ -11,7 +11,10 @@ static char help[] = "Checks of the single-precision copy (MatSpMVSingleSetUp) a
                      "     flush:   nonzeros below fp32's smallest normal number (1e-300, 1e-40) are stored as 0 and counted\n"
                      "              (MatSpMVSingleGetFlushed): the product equals the fp64 product with them zeroed, and GMRES\n"
                      "              with the polynomial in single precision converges as in double\n"
-                     "     bad:     values that overflow fp32 (also after scaling), NaN: PETSC_ERR_FP\n\n";
+                     "     bad:     values that overflow fp32 (also after scaling), NaN: PETSC_ERR_FP\n"
+                     "     residual: -pc_poly_residual_precision single: MatResidual() of the operator is b - D (B32 x) with the\n"
+                     "              copy while the PC is set up with it (to 1e-12 of that, within 1e-6 of the fp64 residual, not\n"
+                     "              equal to it); after the operator's state changes and after PCReset the fp64 residual exactly\n\n";
 
 #include <petscksp.h>
 #include <petscspmv.h>
@@ -381,11 +384,78 @@ static PetscErrorCode BadCheck(const char *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -pc_poly_residual_precision single on a nonsymmetric operator (1/4.1 is not an fp32 number, so the copy's residual
+   differs from the fp64 one) */
+static PetscErrorCode ResidualCheck(const char *type)
+{
+  Mat       B, R;
+  PC        pc;
+  Vec       x, b, r, r64, d, t;
+  PetscReal nb, e, e32;
+
+  PetscFunctionBeginUser;
+  PetscCall(Operator(24, 0.5, type, &B));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetOperators(pc, B, B));
+  PetscCall(PCSetType(pc, PCPOLY));
+  PetscCall(PCPolySetType(pc, PC_POLY_CHEBYSHEV));
+  PetscCall(PCPolySetPrecision(pc, PC_POLY_PRECISION_SINGLE));
+  PetscCall(PCSetOptionsPrefix(pc, "rescheck_"));
+  PetscCall(PetscOptionsSetValue(NULL, "-rescheck_pc_poly_residual_precision", "single"));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCall(MatCreateVecs(B, &x, &b));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(VecDuplicate(b, &r64));
+  PetscCall(VecDuplicate(b, &t));
+  PetscCall(VecSetRandom(x, NULL));
+  PetscCall(VecSetRandom(b, NULL));
+  PetscCall(MatMult(B, x, r64));
+  PetscCall(VecAYPX(r64, -1.0, b));
+  PetscCall(VecNorm(r64, NORM_2, &nb));
+  /* what the copy computes: b - D (R x), R = D^-1 B rounded to fp32 */
+  PetscCall(InverseDiagonal(B, &d));
+  PetscCall(Rounded(B, d, &R));
+  PetscCall(MatMult(R, x, t));
+  PetscCall(VecPointwiseDivide(t, t, d));
+  PetscCall(VecAYPX(t, -1.0, b));
+  for (PetscInt step = 0; step < 4; step++) { /* 0: set up; 1: the operator changed (state); 2: set up again; 3: reset */
+    const PetscBool copy = (PetscBool)(step == 0 || step == 2);
+    if (step == 1) { /* the same values (scaled by powers of 2), a new state */
+      PetscCall(MatScale(B, 2.0));
+      PetscCall(MatScale(B, 0.5));
+    }
+    if (step == 2) PetscCall(PCSetUp(pc));
+    if (step == 3) PetscCall(PCReset(pc));
+    PetscCall(MatResidual(B, b, x, r));
+    PetscCall(VecAXPY(r, -1.0, copy ? t : r64));
+    PetscCall(VecNorm(r, NORM_2, &e32));
+    PetscCall(MatResidual(B, b, x, r));
+    PetscCall(VecAXPY(r, -1.0, r64));
+    PetscCall(VecNorm(r, NORM_2, &e));
+    nchecks++;
+    if (copy) PetscCheck(e32 <= 1e-12 * nb && e <= 1e-6 * nb && e > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "residual with the fp32 copy (step %" PetscInt_FMT "): |r - (b - D R x)| = %g, |r - r64| = %g, |r64| = %g", step, (double)e32, (double)e, (double)nb);
+    else PetscCheck(e == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "residual in fp64 expected (step %" PetscInt_FMT "): |r - r64| = %g", step, (double)e);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  residual %-28s |r - r64|/|r64| = %.1e\n", ((const char *[]){"with the copy:", "after a state change:", "set up again:", "after PCReset:"})[step], (double)(e / nb)));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-rescheck_pc_poly_residual_precision"));
+  PetscCall(MatDestroy(&R));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&t));
+  PetscCall(VecDestroy(&r64));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
-  char      type[64] = MATAIJ, *checks[4];
-  PetscInt  nc = 4;
-  PetscBool set, doit[4] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
+  char      type[64] = MATAIJ, *checks[5];
+  PetscInt  nc = 5;
+  PetscBool set, doit[5] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE};
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -393,16 +463,16 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-type", type, sizeof(type), NULL));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-check", checks, &nc, &set));
   if (set) {
-    const char *names[4] = {"product", "solve", "flush", "bad"};
-    for (PetscInt i = 0; i < 4; i++) doit[i] = PETSC_FALSE;
+    const char *names[5] = {"product", "solve", "flush", "bad", "residual"};
+    for (PetscInt i = 0; i < 5; i++) doit[i] = PETSC_FALSE;
     for (PetscInt k = 0; k < nc; k++) {
       PetscBool known = PETSC_FALSE;
-      for (PetscInt i = 0; i < 4; i++) {
+      for (PetscInt i = 0; i < 5; i++) {
         PetscBool same;
         PetscCall(PetscStrcmp(checks[k], names[i], &same));
         if (same) doit[i] = known = PETSC_TRUE;
       }
-      PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s: use product, solve, flush, bad", checks[k]);
+      PetscCheck(known, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -check %s: use product, solve, flush, bad, residual", checks[k]);
       PetscCall(PetscFree(checks[k]));
     }
   }
@@ -410,6 +480,7 @@ int main(int argc, char **argv)
   if (doit[1]) PetscCall(SolveCheck(type));
   if (doit[2]) PetscCall(FlushCheck(type));
   if (doit[3]) PetscCall(BadCheck(type));
+  if (doit[4]) PetscCall(ResidualCheck(type));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_poly_single %s: %" PetscInt_FMT " checks passed\n", type, nchecks));
   PetscCall(PetscFinalize());
   return 0;

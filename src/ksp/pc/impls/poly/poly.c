@@ -20,6 +20,7 @@
                 preconditioned Arnoldi with stability control", SIAM J. Sci. Comput. 43 (2021) A1-A25.
 */
 #include <petsc/private/pcimpl.h> /*I "petscpc.h" I*/
+#include <petsc/private/matimpl.h>
 #include <petscblaslapack.h>
 #include <petscspmv.h>
 #include "polyimpl.h"
@@ -62,6 +63,9 @@ typedef struct {
   PetscBool       suse;        /* single: the products use S (else the operator's own was faster, see PCPolySetUpSingle()) */
   PetscObjectState snz;        /* the operator's nonzero state when suse was decided */
   PetscLogDouble  sus[2];      /* the timed product B v, microseconds: fp64 operator, fp32 copy (0: not timed) */
+  PetscBool        sresidual;   /* -pc_poly_residual_precision single: MatResidual() of the operator with the copy */
+  Mat              resA;        /* the operator whose MatResidual() is PCPolyMatResidual (referenced), or NULL */
+  PetscObjectState resstate;    /* its state when the copy was brought up to date */
   Vec       *work; /* PCPOLY_NWORK work vectors */
   PetscRandom rand;
 } PC_Poly;
@@ -439,6 +443,79 @@ static PetscErrorCode PCPolySetUpSingle(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -pc_poly_residual_precision single. A multigrid level computes its residual b - A x after pre-smoothing with
+   MatResidual() of the smoother's operator (PCMG's default residual; nothing else in PETSc calls MatResidual()). With
+   this option that product reads the smoother's fp32 copy, as the smoother's own products do: b - D (B32 x), B32 the
+   copy of D^-1 A. The operator's residual operation (no PETSc matrix type sets one) points here while the PC is set up
+   with it, and the PC is composed on the operator. The copy is used only while it is up to date (the operator's
+   state unchanged since this PC's setup, the same PC); otherwise, or on a duplicate that copied the operation, the
+   basic residual A x in fp64. */
+#define PCPOLY_RESIDUAL_KEY "PCPolyResidual"
+
+static PetscErrorCode PCPolyMatResidual(Mat A, Vec b, Vec x, Vec r)
+{
+  PC               pc = NULL;
+  PetscObjectState st;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectContainerQuery((PetscObject)A, PCPOLY_RESIDUAL_KEY, (void **)&pc));
+  PetscCall(PetscObjectStateGet((PetscObject)A, &st));
+  if (pc) {
+    PC_Poly *poly = (PC_Poly *)pc->data;
+    if (poly->resA == A && poly->S && poly->suse && st == poly->resstate) {
+      PetscCall(MatMult(poly->S, x, r));
+      PetscCall(PCPolyResidualFinish(b, poly->jacobi ? poly->dinv : NULL, r));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPolyResidualRelease(PC pc)
+{
+  PC_Poly *poly = (PC_Poly *)pc->data;
+  PC       owner = NULL;
+
+  PetscFunctionBegin;
+  if (!poly->resA) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectContainerQuery((PetscObject)poly->resA, PCPOLY_RESIDUAL_KEY, (void **)&owner));
+  if (owner == pc) { /* another PCPOLY on the same operator may have taken it over */
+    PetscCall(PetscObjectCompose((PetscObject)poly->resA, PCPOLY_RESIDUAL_KEY, NULL));
+    if (poly->resA->ops->residual == PCPolyMatResidual) poly->resA->ops->residual = NULL;
+  }
+  PetscCall(MatDestroy(&poly->resA));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPolyResidualSetUp(PC pc)
+{
+  PC_Poly *poly = (PC_Poly *)pc->data;
+  Mat      A    = poly->A;
+
+  PetscFunctionBegin;
+  if (!poly->sresidual || !poly->S || !poly->suse) {
+    if (poly->sresidual) PetscCall(PetscInfo(pc, "-pc_poly_residual_precision single: no fp32 copy in use, MatResidual() stays in double\n"));
+    PetscCall(PCPolyResidualRelease(pc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (poly->resA != A) PetscCall(PCPolyResidualRelease(pc));
+  if (A->ops->residual && A->ops->residual != PCPolyMatResidual) {
+    PetscCall(PetscInfo(pc, "-pc_poly_residual_precision single: the operator (%s) has a residual operation of its own, kept\n", ((PetscObject)A)->type_name));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (!poly->resA) {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    poly->resA = A;
+  }
+  PetscCall(PetscObjectContainerCompose((PetscObject)A, PCPOLY_RESIDUAL_KEY, pc, NULL)); /* not referenced: released by PCReset */
+  A->ops->residual = PCPolyMatResidual;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &poly->resstate));
+  PetscCall(PetscInfo(pc, "MatResidual() of the operator with the fp32 copy (format %s)\n", poly->sused));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_Poly(PC pc)
 {
   PC_Poly *poly = (PC_Poly *)pc->data;
@@ -528,6 +605,7 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCall(PetscInfo(pc, "GMRES polynomial: %" PetscInt_FMT " Arnoldi steps, %" PetscInt_FMT " roots (%" PetscInt_FMT " added), %" PetscInt_FMT " MatMults per application\n", md, poly->nroots, poly->nadded, poly->nroots - 1));
   } break;
   }
+  PetscCall(PCPolyResidualSetUp(pc));
   PetscCall(PetscLogEventEnd(PC_Poly_SetUp, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -730,6 +808,7 @@ static PetscErrorCode PCReset_Poly(PC pc)
   PC_Poly *poly = (PC_Poly *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(PCPolyResidualRelease(pc));
   PetscCall(VecDestroy(&poly->dinv));
   PetscCall(MatDestroy(&poly->S));
   poly->suse = PETSC_FALSE;
@@ -841,6 +920,17 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
     PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_poly_single_format %s: use brc, segsum, dcsr or spmv (the formats that store fp32 values, or the choice between them)", tname);
     PetscCall(PetscStrncpy(poly->sformat, tname, sizeof(poly->sformat)));
   }
+  {
+    PetscBool single = poly->sresidual;
+    PetscCall(PetscOptionsString("-pc_poly_residual_precision", "Precision of MatResidual() with the operator (a multigrid level's residual after pre-smoothing): double, or single (the fp32 copy of -pc_poly_precision single)", "", PCPolyPrecisions[single ? 1 : 0], tname, sizeof(tname), &flg));
+    if (flg) {
+      PetscBool dbl;
+      PetscCall(PetscStrcasecmp(tname, PCPolyPrecisions[1], &single));
+      PetscCall(PetscStrcasecmp(tname, PCPolyPrecisions[0], &dbl));
+      PetscCheck(single || dbl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Unknown -pc_poly_residual_precision %s: use double or single", tname);
+      poly->sresidual = single;
+    }
+  }
   PetscCall(PetscOptionsBool("-pc_poly_gmres_add_roots", "Add copies of outlying harmonic Ritz values for stability (Loe-Morgan)", "", poly->addroots, &poly->addroots, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -887,6 +977,7 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
   else if (poly->S) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single (the polynomial's products with an fp32 copy of %s in format %s; transposed products in double)\n", poly->jacobi ? "D^-1 A" : "A", poly->sused));
     if (poly->sus[1] > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  B v timed at setup: fp32 copy %.1f us, fp64 operator %.1f us\n", poly->sus[1], poly->sus[0]));
+    if (poly->resA) PetscCall(PetscViewerASCIIPrintf(viewer, "  MatResidual() of the operator with the fp32 copy (-pc_poly_residual_precision single)\n"));
     {
       PetscCount nf;
       PetscCall(MatSpMVSingleGetFlushed(poly->S, &nf));
@@ -1384,7 +1475,9 @@ PetscErrorCode PCPolyGetPrecision(PC pc, PCPolyPrecision *p)
 . -pc_poly_neumann_damping omega            - neumann: the damping (default 1/emax)
 . -pc_poly_gmres_add_roots (true|false)     - gmres: add copies of outlying roots (default true)
 . -pc_poly_precision (double|single)        - precision of the matrix values in the products (default double), see `PCPolySetPrecision()`
-- -pc_poly_single_format (brc|segsum|dcsr|spmv)  - single: the format of the fp32 copy (default: the operator's when brc, segsum or dcsr, else spmv)
+. -pc_poly_single_format (brc|segsum|dcsr|spmv)  - single: the format of the fp32 copy (default: the operator's when brc, segsum or dcsr, else spmv)
+- -pc_poly_residual_precision (double|single)    - single: `MatResidual()` with the operator (a multigrid level's residual after
+                                                   pre-smoothing, `PCMG`) reads the fp32 copy too (default double)
 
   Level: intermediate
 

@@ -81,6 +81,12 @@ __global__ void ChebStart(PetscInt n, const PetscScalar *__restrict__ b, const P
   }
 }
 
+/* r = b - w ./ s (s optional): A x = D (D^-1 A x) from the fp32 copy's product w = B32 x, B = D^-1 A, s = D^-1 */
+__global__ void ResidualFinish(PetscInt n, const PetscScalar *__restrict__ b, const PetscScalar *__restrict__ s, PetscScalar *__restrict__ w)
+{
+  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) w[i] = b[i] - (s ? w[i] / s[i] : w[i]);
+}
+
 /* d = a z + bc (s .* w) + c d (s optional); then mode 0: y += d; 1: x += y + d; 2: x = y + d */
 __global__ void ChebUpdate(PetscInt n, const PetscScalar *__restrict__ z, const PetscScalar *__restrict__ w, const PetscScalar *__restrict__ s, PetscReal a, PetscReal bc, PetscReal c, PetscScalar *__restrict__ d, PetscScalar *__restrict__ y, PetscScalar *__restrict__ x, int mode)
 {
@@ -199,6 +205,30 @@ PetscErrorCode PCPolyChebyshevUpdate(Vec z, Vec w, Vec s, PetscReal a, PetscReal
       else A.a[5][i] = yn;
     }
     PetscCall(PetscLogFlops(7.0 * n));
+  }
+  PetscCall(A.Restore());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* w = b - w ./ s (s may be NULL): the residual b - A x from w = B32 x, B = D^-1 A with s = D^-1 (PCPOLY's MatResidual
+   with the fp32 copy, -pc_poly_residual_precision single) */
+PetscErrorCode PCPolyResidualFinish(Vec b, Vec s, Vec w)
+{
+  Arrays   A;
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(w, &n));
+  PetscCall(A.Get({{b, false}, {s, false}, {w, true}}));
+  if (A.dev) {
+    cudaStream_t st;
+    PetscCall(PetscGetCurrentCUDAStream(&st));
+    if (n) ResidualFinish<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2]);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuFlops(2.0 * n));
+  } else {
+    for (PetscInt i = 0; i < n; i++) A.a[2][i] = A.a[0][i] - (A.a[1] ? A.a[2][i] / A.a[1][i] : A.a[2][i]);
+    PetscCall(PetscLogFlops(2.0 * n));
   }
   PetscCall(A.Restore());
   PetscFunctionReturn(PETSC_SUCCESS);
