@@ -54,13 +54,14 @@ PetscErrorCode PetscSpMVMGPolyOption(void)
     {"-mg_levels_pc_poly_type", "chebyshev"},
     {"-mg_levels_pc_poly_degree", "2"},
     {"-mg_levels_pc_poly_precision", nullptr},
+    {"-mg_levels_pc_poly_residual_precision", nullptr}, /* the level residuals with the same copies */
   };
   PetscInt  p = 1;
   PetscBool set;
 
   PetscFunctionBegin;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petsc-spmv: the multigrid smoother", "PCPOLY");
-  PetscCall(PetscOptionsEList("-mg_poly", "PCPOLY (chebyshev, degree 2, one richardson step) as the smoother of every multigrid level, with fp64 or fp32 matrix values; the options it stands for may still be given", "PCPOLY", precisions, 2, precisions[p], &p, &set));
+  PetscCall(PetscOptionsEList("-mg_poly", "PCPOLY (chebyshev, degree 2, one richardson step) as the smoother of every multigrid level, with fp64 or fp32 matrix values (smoother and level residuals); the options it stands for may still be given", "PCPOLY", precisions, 2, precisions[p], &p, &set));
   PetscOptionsEnd();
   if (!set) PetscFunctionReturn(PETSC_SUCCESS);
   for (const auto &o : opts) {
@@ -87,7 +88,7 @@ PetscErrorCode PetscSpMVMGPolyOption(void)
   option `-mg_poly double|single`: the polynomial smoother (`PCPOLY`, chebyshev of degree 2, one richardson step)
   on every multigrid level, i.e. the options -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1
   -mg_levels_pc_type poly -mg_levels_pc_poly_type chebyshev -mg_levels_pc_poly_degree 2
-  -mg_levels_pc_poly_precision double|single, each where not given.
+  -mg_levels_pc_poly_precision double|single -mg_levels_pc_poly_residual_precision double|single, each where not given.
 
 .seealso: `MatSetType()`, `MATBRC`, `MatSpMVVerify()`, `PCPOLY`
 @*/
