@@ -307,12 +307,13 @@ run mg_poly_gamg_ex19_nonsym_n2 mg_poly mg_poly_gamg_ex19_nonsym_n2 2 $MPIEXEC -
 run mg_poly_pcmg_galerkin_ex45  mg_poly mg_poly_pcmg_galerkin_ex45 0 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -dm_mat_type spmv -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -ksp_rtol 1e-8 -ksp_converged_reason
 run mg_poly_pcmg_galerkin_ex45_n2 mg_poly mg_poly_pcmg_galerkin_ex45_n2 0 $MPIEXEC -n 2 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -dm_mat_type brc -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -ksp_rtol 1e-8 -ksp_converged_reason
 # -mg_levels_pc_poly_residual_precision single: the level residuals with the fp32 copies too (scalar and vector SPD, 1
-# and 2 ranks): converged in no more iterations than the default smoother, and -ksp_view says so
+# and 2 ranks): converged in no more iterations than the default smoother, and -ksp_view says so (MGPOLY_EXTRA: more
+# smoother options)
 mg_poly_res() {
   local name=$1; shift
   "$@" > "$LOG/$name.default.log" 2>&1 || return 1
   local base; base=$(lin_its "$LOG/$name.default.log"); [ "$base" != NA ] || return 1
-  "$@" $MGPOLY -mg_levels_pc_poly_precision single -mg_levels_pc_poly_residual_precision single -ksp_view > "$LOG/$name.single.log" 2>&1 || return 1
+  "$@" $MGPOLY -mg_levels_pc_poly_precision single -mg_levels_pc_poly_residual_precision single ${MGPOLY_EXTRA:-} -ksp_view > "$LOG/$name.single.log" 2>&1 || return 1
   local its; its=$(lin_its "$LOG/$name.single.log"); echo "$name: default $base, poly single with single residuals $its linear iterations"
   grep -q "MatResidual() of the operator with the fp32 copy" "$LOG/$name.single.log" || return 1
   [ "$its" != NA ] && [ "$its" -le "$base" ]
@@ -320,6 +321,8 @@ mg_poly_res() {
 run mg_poly_residual_scalar     mg_poly_res mg_poly_residual_scalar "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=20 -mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
 run mg_poly_residual_ex56_n2    mg_poly_res mg_poly_residual_ex56_n2 $MPIEXEC -n 2 "$BIN/ex56" -dll_append "$LIB" -ne 7 -mat_type brc -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
 run mg_poly_residual_pcmg_ex45  mg_poly_res mg_poly_residual_pcmg_ex45 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -dm_mat_type aij -ksp_type cg -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin both -ksp_rtol 1e-8 -ksp_converged_reason
+# the elasticity configuration of the README (degree 4, interval [0.01, 1.1] x lambda_max): fewer iterations than the default
+MGPOLY_EXTRA="-mg_levels_pc_poly_degree 4 -mg_levels_pc_poly_esteig 0,0.01,0,1.1" run mg_poly_elasticity_wide mg_poly_res mg_poly_elasticity_wide "$BIN/ex56" -dll_append "$LIB" -ne 11 -mat_type spmv -ksp_type cg -ksp_norm_type unpreconditioned -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason
 run mg_poly_flushed_view        grep_run "[1-9][0-9]* nonzeros of D^-1 A below fp32's smallest normal number flushed to 0" "$BIN/ex56" -dll_append "$LIB" -ne 19 -mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 $MGPOLY -mg_levels_pc_poly_precision single -ksp_view
 run mg_poly_flushed_info        grep_run "nonzeros below fp32's smallest normal number flushed to 0" "$BIN/ex56" -dll_append "$LIB" -ne 19 -mat_type aij -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 $MGPOLY -mg_levels_pc_poly_precision single -info
 run mg_poly_esteig_reuse        grep_run "reused (-pc_poly_esteig_reuse" "$BIN/ex19" -dll_append "$LIB" -da_grid_x 24 -da_grid_y 24 -dm_mat_type spmv -ksp_type gmres -pc_type gamg -pc_gamg_reuse_interpolation $MGPOLY -mg_levels_pc_poly_precision single -mg_levels_pc_poly_esteig_reuse -info

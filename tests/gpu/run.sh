@@ -66,6 +66,12 @@ case " $what " in *" single "*|*" all "*)
   step poly_single_racecheck  compute-sanitizer --tool racecheck --error-exitcode 9 "$BIN/test_poly_single" -type aijcusparse -check product -formats brc,segsum,dcsr
   step aijcusparse_gpu_poly_single_ex19 "$BIN/ex19" -dll_append "$LIB" -dm_vec_type cuda -dm_mat_type aijcusparse -da_grid_x 128 -da_grid_y 128 -ksp_pc_side right -pc_type poly -pc_poly_precision single -ksp_converged_reason -snes_converged_reason -ksp_view -snes_max_it 2
   grep -A3 "precision: single" "$OUT/aijcusparse_gpu_poly_single_ex19.log"
+  # the multigrid smoother with fp32 level residuals (issue #26): GAMG on ex56 with the README's elasticity options and
+  # ex45 with -mg_poly single converge; memcheck of the level residual's kernel
+  step spmv_gpu_mg_poly_ex56  "$BIN/ex56" -dll_append "$LIB" -ne 23 -mat_type spmv -ksp_type cg -ksp_norm_type unpreconditioned -pc_type gamg -ksp_rtol 1e-8 -mg_poly single -mg_levels_pc_poly_degree 4 -mg_levels_pc_poly_esteig 0,0.01,0,1.1 -ksp_converged_reason -ksp_view
+  grep -c "MatResidual() of the operator with the fp32 copy" "$OUT/spmv_gpu_mg_poly_ex56.log"
+  step aijcusparse_gpu_mg_poly_ex45 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -dm_vec_type cuda -dm_mat_type aijcusparse -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -mg_poly single -ksp_converged_reason
+  step spmv_mg_poly_memcheck  memcheck_ours compute-sanitizer --tool memcheck --leak-check full "$BIN/ex56" -dll_append "$LIB" -ne 7 -mat_type spmv -ksp_type cg -pc_type gamg -mg_poly single -ksp_converged_reason
 esac
 case " $what " in *" sanitize "*|*" all "*)
   export PETSC_OPTIONS="$BASE_OPTIONS $W0"
