@@ -106,6 +106,7 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));
   PetscCall(PCInitializePackage());
   PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));
+  PetscCall(PetscLogEventRegister("PCPolyFused", PC_CLASSID, &PC_Poly_Fused));
   PetscCall(PCRegister(PCPOLY, PCCreate_Poly));
   PetscCall(PetscSpMVMGPolyOption());
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,7 +27,7 @@
 
 const char *const PCPolyTypes[]      = {"chebyshev", "neumann", "gmres", "PCPolyType", "PC_POLY_", NULL};
 const char *const PCPolyPrecisions[] = {"double", "single", "PCPolyPrecision", "PC_POLY_PRECISION_", NULL};
-PetscLogEvent     PC_Poly_SetUp;
+PetscLogEvent     PC_Poly_SetUp, PC_Poly_Fused;
 
 #define PCPOLY_MAX_DEGREE 1000
 #define PCPOLY_NWORK      5

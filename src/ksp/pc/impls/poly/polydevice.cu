@@ -161,11 +161,14 @@ PetscErrorCode PCPolyChebyshevStart(Vec b, Vec w, Vec s, PetscReal theta, Vec z,
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(z, &n));
+  PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
   PetscCall(A.Get({{b, false}, {w, false}, {s, false}, {z, true}, {d, true}, {y, true}}));
   if (A.dev) {
     cudaStream_t st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogGpuTimeBegin());
     if (n) ChebStart<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2], 1.0 / theta, A.a[3], A.a[4], A.a[5]);
+    PetscCall(PetscLogGpuTimeEnd());
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuFlops(4.0 * n));
   } else {
@@ -178,6 +181,7 @@ PetscErrorCode PCPolyChebyshevStart(Vec b, Vec w, Vec s, PetscReal theta, Vec z,
     PetscCall(PetscLogFlops(4.0 * n));
   }
   PetscCall(A.Restore());
+  PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,11 +193,14 @@ PetscErrorCode PCPolyChebyshevUpdate(Vec z, Vec w, Vec s, PetscReal a, PetscReal
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(z, &n));
+  PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
   PetscCall(A.Get({{z, false}, {w, false}, {s, false}, {d, mode == 0}, {y, mode == 0}, {mode ? x : NULL, true}}));
   if (A.dev) {
     cudaStream_t st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogGpuTimeBegin());
     if (n) ChebUpdate<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2], a, bc, c, A.a[3], A.a[4], A.a[5], (int)mode);
+    PetscCall(PetscLogGpuTimeEnd());
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuFlops(7.0 * n));
   } else {
@@ -207,6 +214,7 @@ PetscErrorCode PCPolyChebyshevUpdate(Vec z, Vec w, Vec s, PetscReal a, PetscReal
     PetscCall(PetscLogFlops(7.0 * n));
   }
   PetscCall(A.Restore());
+  PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -219,11 +227,14 @@ PetscErrorCode PCPolyResidualFinish(Vec b, Vec s, Vec w)
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(w, &n));
+  PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
   PetscCall(A.Get({{b, false}, {s, false}, {w, true}}));
   if (A.dev) {
     cudaStream_t st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
+    PetscCall(PetscLogGpuTimeBegin());
     if (n) ResidualFinish<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2]);
+    PetscCall(PetscLogGpuTimeEnd());
     PetscCallCUDA(cudaGetLastError());
     PetscCall(PetscLogGpuFlops(2.0 * n));
   } else {
@@ -231,5 +242,6 @@ PetscErrorCode PCPolyResidualFinish(Vec b, Vec s, Vec w)
     PetscCall(PetscLogFlops(2.0 * n));
   }
   PetscCall(A.Restore());
+  PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

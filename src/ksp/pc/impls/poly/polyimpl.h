@@ -3,6 +3,7 @@
 #include <petscpc.h>
 
 PETSC_INTERN PetscLogEvent  PC_Poly_SetUp;
+PETSC_INTERN PetscLogEvent  PC_Poly_Fused; /* the fused vector updates of a smoothing step and of the fp32 residual */
 PETSC_INTERN PetscErrorCode PCCreate_Poly(PC);
 PETSC_INTERN PetscErrorCode PCPolyInvertDiagonal(Vec, PetscInt *); /* polydevice.cu */
 PETSC_INTERN PetscErrorCode PCPolyChebyshevStart(Vec, Vec, Vec, PetscReal, Vec, Vec, Vec);
