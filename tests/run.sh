@@ -272,6 +272,7 @@ run poly_single_help         grep_run "pc_poly_single_format" ex19_poly -help -s
 run poly_single_baij         grep_run "single asked, double used: the fp32 copy needs an AIJ operator, not seqbaij" ex19_type baij -pc_type poly -pc_poly_precision single -ksp_view -snes_max_it 1
 expect_error poly_bad_precision     "Unknown -pc_poly_precision half"       ex19_poly -pc_poly_precision half
 expect_error poly_bad_single_format "pc_poly_single_format ccoo: use brc"   ex19_poly -pc_poly_precision single -pc_poly_single_format ccoo
+expect_error poly_bad_residual_precision "Unknown -pc_poly_residual_precision half" ex19_poly -pc_poly_precision single -pc_poly_residual_precision half
 # 9b. multigrid smoothing with PCPOLY (issue #26): GAMG and PCMG with Galerkin operators, the polynomial smoother
 #    (richardson + chebyshev of degree 2, fp64 and fp32 values) against PETSc's default smoother (chebyshev + jacobi):
 #    every run converges to the same tolerance, in no more linear iterations than the default's (+25% +2 for the SNES,
