@@ -845,6 +845,21 @@ static PetscErrorCode PCDestroy_Poly(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the value of a precision option (-pc_poly_precision, -pc_poly_residual_precision), case-insensitive */
+static PetscErrorCode PCPolyPrecisionFromString(PC pc, const char *opt, const char *value, PCPolyPrecision *p)
+{
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < 2; i++) {
+    PetscBool match;
+    PetscCall(PetscStrcasecmp(value, PCPolyPrecisions[i], &match));
+    if (match) {
+      *p = (PCPolyPrecision)i;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Unknown %s %s: use double or single", opt, value);
+}
+
 static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptionsObject)
 {
   PC_Poly  *poly = (PC_Poly *)pc->data;
@@ -895,19 +910,11 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
   PetscCall(PetscOptionsBool("-pc_poly_esteig_reuse", "Keep the estimated bounds at a new setup while the operator keeps its nonzero pattern (new values: Newton steps, GAMG re-setup with -pc_gamg_reuse_interpolation)", "", poly->estreuse, &poly->estreuse, NULL));
   PetscCall(PetscOptionsReal("-pc_poly_neumann_damping", "Damping omega of the Neumann series (0: 1/emax)", "PCPolySetDamping", om, &om, &flg));
   if (flg) PetscCall(PCPolySetDamping(pc, om));
-  {
-    PetscInt prec = poly->precision;
-    PetscCall(PetscOptionsString("-pc_poly_precision", "Precision of the matrix values in the products: double, or single (an fp32 copy of the operator, fp64 vectors)", "PCPolySetPrecision", PCPolyPrecisions[poly->precision], tname, sizeof(tname), &flg));
-    if (flg) {
-      prec = -1;
-      for (PetscInt i = 0; i < 2; i++) {
-        PetscBool match;
-        PetscCall(PetscStrcasecmp(tname, PCPolyPrecisions[i], &match));
-        if (match) prec = i;
-      }
-      PetscCheck(prec >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Unknown -pc_poly_precision %s: use double or single", tname);
-      PetscCall(PCPolySetPrecision(pc, (PCPolyPrecision)prec));
-    }
+  PetscCall(PetscOptionsString("-pc_poly_precision", "Precision of the matrix values in the products: double, or single (an fp32 copy of the operator, fp64 vectors)", "PCPolySetPrecision", PCPolyPrecisions[poly->precision], tname, sizeof(tname), &flg));
+  if (flg) {
+    PCPolyPrecision prec;
+    PetscCall(PCPolyPrecisionFromString(pc, "-pc_poly_precision", tname, &prec));
+    PetscCall(PCPolySetPrecision(pc, prec));
   }
   PetscCall(PetscOptionsString("-pc_poly_single_format", "Format of the fp32 copy: brc, segsum, dcsr or spmv (default: the operator's when brc, segsum or dcsr, else spmv)", "PCPolySetPrecision", poly->sformat, tname, sizeof(tname), &flg));
   if (flg) {
@@ -920,16 +927,11 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
     PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_poly_single_format %s: use brc, segsum, dcsr or spmv (the formats that store fp32 values, or the choice between them)", tname);
     PetscCall(PetscStrncpy(poly->sformat, tname, sizeof(poly->sformat)));
   }
-  {
-    PetscBool single = poly->sresidual;
-    PetscCall(PetscOptionsString("-pc_poly_residual_precision", "Precision of MatResidual() with the operator (a multigrid level's residual after pre-smoothing): double, or single (the fp32 copy of -pc_poly_precision single)", "", PCPolyPrecisions[single ? 1 : 0], tname, sizeof(tname), &flg));
-    if (flg) {
-      PetscBool dbl;
-      PetscCall(PetscStrcasecmp(tname, PCPolyPrecisions[1], &single));
-      PetscCall(PetscStrcasecmp(tname, PCPolyPrecisions[0], &dbl));
-      PetscCheck(single || dbl, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "Unknown -pc_poly_residual_precision %s: use double or single", tname);
-      poly->sresidual = single;
-    }
+  PetscCall(PetscOptionsString("-pc_poly_residual_precision", "Precision of MatResidual() with the operator (a multigrid level's residual after pre-smoothing): double, or single (the fp32 copy of -pc_poly_precision single)", "", PCPolyPrecisions[poly->sresidual ? 1 : 0], tname, sizeof(tname), &flg));
+  if (flg) {
+    PCPolyPrecision prec;
+    PetscCall(PCPolyPrecisionFromString(pc, "-pc_poly_residual_precision", tname, &prec));
+    poly->sresidual = (PetscBool)(prec == PC_POLY_PRECISION_SINGLE);
   }
   PetscCall(PetscOptionsBool("-pc_poly_gmres_add_roots", "Add copies of outlying harmonic Ritz values for stability (Loe-Morgan)", "", poly->addroots, &poly->addroots, NULL));
   PetscOptionsHeadEnd();
