@@ -231,6 +231,35 @@ static PetscErrorCode OpConvertInplace(const Data *d, const char *to, const char
   PetscCall(MatDestroy(&M));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/* to a type outside the parent family (no converter of ours: MatConvert's general converter of the overlay lends the
+   call to PETSc's basic one), initial and reuse, against the same conversion of AIJ */
+static PetscErrorCode OpConvertOther(const Data *d)
+{
+  Mat         R, M, RD, MD;
+  const char *tos[] = {MATDENSE, MATBAIJ};
+  MatType     rt;
+
+  PetscFunctionBeginUser;
+  PetscCall(Pair(d->A, &R, &M));
+  for (int k = 0; k < 2; k++) {
+    const char *to = tos[k];
+    PetscCall(MatConvert(R, to, MAT_INITIAL_MATRIX, &RD));
+    PetscCall(MatConvert(M, to, MAT_INITIAL_MATRIX, &MD));
+    PetscCall(MatGetType(RD, &rt));
+    PetscCall(Check(RD, MD, rt, "MatConvert(MAT_INITIAL_MATRIX) to another type"));
+    PetscCall(MatScale(R, 3.0));
+    PetscCall(MatScale(M, 3.0));
+    PetscCall(MatConvert(R, to, MAT_REUSE_MATRIX, &RD));
+    PetscCall(MatConvert(M, to, MAT_REUSE_MATRIX, &MD));
+    PetscCall(Check(RD, MD, rt, "MatConvert(MAT_REUSE_MATRIX) to another type"));
+    PetscCall(Check(R, M, ptype, "the source after its conversions"));
+    PetscCall(MatDestroy(&RD));
+    PetscCall(MatDestroy(&MD));
+  }
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 static PetscErrorCode OpConvertAIJ(const Data *d) { return OpConvertInplace(d, MATAIJ, atype); }
 static PetscErrorCode OpConvertDense(const Data *d) { return OpConvertInplace(d, MATDENSE, dtype); }
 
@@ -642,6 +671,7 @@ static const Op ops[] = {
   {"convert_inplace_aij",   OpConvertAIJ,      PETSC_FALSE},
   {"convert_inplace_dense", OpConvertDense,    PETSC_FALSE},
   {"convert_shell_back",    OpConvertShellBack, PETSC_FALSE},
+  {"convert_other",         OpConvertOther,    PETSC_FALSE},
   {"shell_products",        OpShellProducts,   PETSC_FALSE},
   {"transpose",             OpTranspose,       PETSC_FALSE},
   {"products",              OpProducts,        PETSC_FALSE},

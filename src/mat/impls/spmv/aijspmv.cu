@@ -407,16 +407,16 @@ PetscErrorCode SpMVProductSetFromOptions(Mat C)
 namespace {
 PetscErrorCode ComposeProductDispatch(Mat A, Mat_SeqAIJSpMV *c)
 {
+  PetscErrorCode (*f)(void) = nullptr;
+
   PetscFunctionBegin;
-  for (const char *name : kProductNames) {
-    PetscErrorCode (*f)(void) = nullptr;
-    PetscCall(PetscObjectQueryFunction((PetscObject)A, name, &f));
-    /* PETSc queries a parent's name only while the matrix is lent that name, so a name the parent lacks (SeqAIJ's
-       have none of aijcusparse's) needs no entry: one compose less per name, per matrix created */
-    if (!f && name != kProductNames[3]) continue;
-    if (f && f != (PetscErrorCode (*)(void))SpMVProductSetFromOptions) c->productsfo = (PetscErrorCode (*)(Mat))f;
-    PetscCall(PetscObjectComposeFunction((PetscObject)A, name, SpMVProductSetFromOptions));
-  }
+  /* aijcusparse composes its three names together, with one function (MatBindToCPU_SeqAIJCUSPARSE), SeqAIJ none of
+     them: one query tells for all three. PETSc queries a parent's name only while the matrix is lent that name, so a
+     name the parent lacks needs no entry: no compose per name, per matrix created, on a SeqAIJ parent */
+  PetscCall(PetscObjectQueryFunction((PetscObject)A, kProductNames[0], &f));
+  if (f && f != (PetscErrorCode (*)(void))SpMVProductSetFromOptions) c->productsfo = (PetscErrorCode (*)(Mat))f;
+  for (const char *name : kProductNames)
+    if (f || name == kProductNames[3]) PetscCall(PetscObjectComposeFunction((PetscObject)A, name, SpMVProductSetFromOptions));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -449,14 +449,6 @@ PetscErrorCode SpMVComposeOverlay(Mat A, SpMVOverlay *o)
   if (o) PetscCall(PetscObjectContainerCompose((PetscObject)A, kOverlayName, o, DestroyOverlay));
   else PetscCall(PetscObjectCompose((PetscObject)A, kOverlayName, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-const char *SpMVConvertName(const char *from, const char *to)
-{
-  static std::map<std::pair<std::string, std::string>, std::string> names;
-  std::string &n = names[{from, to}];
-  if (n.empty()) n = std::string("MatConvert_") + from + "_" + to + "_C";
-  return n.c_str();
 }
 
 const SpMVFormatInfo *SpMVFindFormat(const char *name)
@@ -950,7 +942,8 @@ struct Replace {
 using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV)>;
 PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat, MatType, MatReuse, Mat *);
 /* only where the name differs from the parent's (not on MPI blocks) */
-using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, SpMVProductSetFromOptions), SPMV_REPLACE(convertfrom, MatConvert_Parent_SeqAIJSpMV)>;
+PetscErrorCode MatConvert_General_SeqAIJSpMV(Mat, MatType, MatReuse, Mat *);
+using VisibleOps = OpList<SPMV_REPLACE(productsetfromoptions, SpMVProductSetFromOptions), SPMV_REPLACE(convertfrom, MatConvert_Parent_SeqAIJSpMV), SPMV_REPLACE(convert, MatConvert_General_SeqAIJSpMV)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c)
 {
@@ -1041,12 +1034,11 @@ PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* to the parents: MatConvert_<ours>_<parent>_C on the matrix (names made once per format: a matrix' creation costs
-   two composes, no formatting) */
-PetscErrorCode ComposeConverters(Mat A, const SpMVFormatInfo *f, PetscBool on)
+/* to the parents (the overlay comes off) and to any other type (as PETSc converts the parent without a converter) */
+PetscErrorCode MatConvert_General_SeqAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   PetscFunctionBegin;
-  for (const char *parent : {MATSEQAIJ, MATSEQAIJCUSPARSE}) PetscCall(PetscObjectComposeFunction((PetscObject)A, SpMVConvertName(f->seqname, parent), on ? MatConvert_SeqAIJSpMV_Parent : NULL));
+  PetscCall(SpMVConvertGeneral(A, type, reuse, B, MATSEQAIJ, MATSEQAIJCUSPARSE, MatConvert_SeqAIJSpMV_Parent));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1075,10 +1067,7 @@ PetscErrorCode Attach(Mat B, const SpMVFormatInfo *f, PetscBool block, PetscBool
   PetscCall(SpMVComposeOverlay(B, c));
   if (c->exec != kDevice) B->boundtocpu = PETSC_FALSE; /* MatCreate() starts every matrix bound; our products run unless bound */
   PetscCall(Capture(B, c));
-  if (!block) {
-    PetscCall(ComposeConverters(B, f, PETSC_TRUE));
-    PetscCall(PetscObjectChangeTypeName((PetscObject)B, c->visible));
-  }
+  if (!block) PetscCall(PetscObjectChangeTypeName((PetscObject)B, c->visible));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -1112,7 +1101,6 @@ PetscErrorCode MatSpMVSeqDetach(Mat A)
       LentOps::Release(A, c);
       for (int k = 0; k < kNumComposed; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kComposedNames[k], c->composed[k]));
     }
-    PetscCall(ComposeConverters(A, c->info, PETSC_FALSE));
     PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
   }
   PetscCall(SpMVComposeOverlay(A, nullptr)); /* frees the overlay */

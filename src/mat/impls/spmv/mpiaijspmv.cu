@@ -262,11 +262,19 @@ PetscErrorCode MatConvert_Parent_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* to the parents: MatConvert_<ours>_<parent>_C (names made once); from any type: ops->convertfrom */
-PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on)
+/* to the parents (the overlay comes off) and to any other type (as PETSc converts the parent without a converter) */
+PetscErrorCode MatConvert_General_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   PetscFunctionBegin;
-  for (const char *parent : {MATMPIAIJ, MATMPIAIJCUSPARSE}) PetscCall(PetscObjectComposeFunction((PetscObject)A, SpMVConvertName(f->mpiname, parent), on ? MatConvert_MPIAIJSpMV_Parent : NULL));
+  PetscCall(SpMVConvertGeneral(A, type, reuse, B, MATMPIAIJ, MATMPIAIJCUSPARSE, MatConvert_MPIAIJSpMV_Parent));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatConvert's general converter (to any type) and the new matrix' "convertfrom" (from any type); MPIAIJ has neither */
+PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *, PetscBool on)
+{
+  PetscFunctionBegin;
+  A->ops->convert     = on ? MatConvert_General_MPIAIJSpMV : NULL;
   A->ops->convertfrom = on ? MatConvert_Parent_MPIAIJSpMV : NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

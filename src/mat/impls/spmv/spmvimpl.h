@@ -23,7 +23,6 @@ PetscErrorCode SpMVProductSetFromOptions(Mat); /* the product dispatch of every 
 
 /* the sequential type, for its MPI twin (aijspmv.cu) */
 const SpMVFormatInfo *SpMVFindFormat(const char *);
-const char           *SpMVConvertName(const char *from, const char *to); /* "MatConvert_<from>_<to>_C", made once */
 PetscBool             SpMVHaveGPU(void);
 PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *, PetscBool); /* a block: keeps the parent's type name */
 PetscErrorCode        MatSpMVSeqDetach(Mat);
@@ -63,5 +62,30 @@ PetscErrorCode SpMVConvertThroughParent(Mat A, MatType type, MatReuse reuse, Mat
   PetscCall(PetscObjectTypeCompare((PetscObject)*B, type, &same));
   if (!same) PetscCall(MatConvert(*B, type, MAT_INPLACE_MATRIX, B));
   if (!off) PetscCall(overlay(*B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatConvert's general converter of a plugin matrix, sequential or MPI (its ops->convert: MatConvert reaches it when no
+   converter is composed under the source's type name, and none is, which saves two composes per matrix created). To
+   the parent family (aij, aijcusparse and their seq or mpi names, given) it calls toparent; to any other type it does
+   what MatConvert does for a type without a converter (MatConvert_Basic, which PETSc does not export): MatConvert
+   again, with this entry taken away for the call */
+template <typename ToParent>
+PetscErrorCode SpMVConvertGeneral(Mat A, MatType type, MatReuse reuse, Mat *B, MatType aij, MatType aijcusparse, ToParent toparent)
+{
+  PetscErrorCode (*self)(Mat, MatType, MatReuse, Mat *) = A->ops->convert;
+  PetscBool      parent;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmpAny(type, &parent, MATAIJ, MATAIJCUSPARSE, aij, aijcusparse, ""));
+  if (parent) {
+    PetscCall(toparent(A, type, reuse, B));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  A->ops->convert = nullptr;
+  ierr            = MatConvert(A, type, reuse, B);
+  if (reuse != MAT_INPLACE_MATRIX || ierr) A->ops->convert = self; /* in place, A is the new matrix now */
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
