@@ -54,6 +54,7 @@ template <>
 struct Cols16<true> {
   const unsigned short *off  = nullptr; /* ntiles*W*T column offsets */
   const int            *base = nullptr; /* ntiles tile bases, -1: a wide tile (the CSR's columns) */
+  const uint4          *heads = nullptr; /* ntiles head masks (SegSumUsesMasks), or none: the descriptor walk */
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -224,8 +225,8 @@ __device__ __forceinline__ void Put(PetscScalar *__restrict__ y, PetscScalar *__
    row from the descriptor (rowOf, written by the walk anyway): the same rows and sums, bit for bit, without the
    warp scan of the head counts and the vote on empty rows (dcsr: 1.00-1.05x faster on the H100, most on long rows,
    where the tile's instructions and not its bytes set the time). */
-template <int T, typename V, bool ADD, typename I = int64_t, bool SPEC = true>
-__device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, const bool speculate, unsigned char *hb, int *rowOf, int lane, I tb, int r_lo, int r_hi, int a0, int b0, const V (&v)[T], const PetscScalar (&xv)[T], int syncrow, int slot, PetscScalar &carry, bool &pending)
+template <int T, typename V, bool ADD, typename I = int64_t, bool SPEC = true, bool MASK = false>
+__device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, const bool speculate, unsigned char *hb, int *rowOf, int lane, I tb, int r_lo, int r_hi, int a0, int b0, const V (&v)[T], const PetscScalar (&xv)[T], int syncrow, int slot, PetscScalar &carry, bool &pending, const uint4 hm = uint4())
 {
   constexpr int WT = kW * T;
   const int *__restrict__ rp = D.rp;
@@ -242,13 +243,26 @@ __device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, 
     return;
   }
 
+  bool     dirty = false, cont = false;
+  unsigned h       = 0;
+  int      rowbase = r_lo; /* speculation (or the head masks): the j-th head of this lane is row r_lo + (heads before it) */
+  if constexpr (MASK) { /* dcsr's head masks (T = 4, no empty rows): the heads are the mask's bits and the forced head at
+                           entry 0; the k-th head of the tile is row r_lo + k, the tile's last row goes on into the next
+                           tile where that row is r_hi (the row of the next tile's first entry) */
+    static_assert(T == 4, "head masks: 128-nonzero tiles");
+    const unsigned w0 = hm.x | 1u, w1 = hm.y, w2 = hm.z, w3 = hm.w, q = (unsigned)lane >> 3, sh = 4u * ((unsigned)lane & 7u);
+    const unsigned wq = q == 0 ? w0 : q == 1 ? w1 : q == 2 ? w2 : w3;
+    const int      p0 = __popc(w0), p1 = __popc(w1), p2 = __popc(w2);
+    h       = (wq >> sh) & 0xFu;
+    rowbase = r_lo + __popc(wq & ((1u << sh) - 1u)) + (q > 0 ? p0 : 0) + (q > 1 ? p1 : 0) + (q > 2 ? p2 : 0);
+    cont    = r_lo + p0 + p1 + p2 + __popc(w3) - 1 == r_hi;
+  } else {
   /* segment descriptor, on the fly: a head byte at the start of every non-empty row inside the tile,
      with that row's index beside it; an empty row seen on the way makes the tile dirty */
   __syncwarp(); /* the previous tile's reads of hb/rowOf are done */
   ClearHeads<T>(hb + lane * T, lane == 0);
   if (lane == 0) rowOf[0] = r_lo;
   __syncwarp();
-  bool dirty = false, cont = false;
   if (r_hi - r_lo <= WT) { /* walk the rows (always the case without empty rows) */
     const int r_end = min(r_hi, m - 1);
     for (int r = r_lo + 1 + lane, it = 0; r <= r_end; r += kW, it = 1) {
@@ -285,22 +299,24 @@ __device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, 
   dirty = !SPEC || __any_sync(kFull, dirty) || !speculate;
   cont  = __any_sync(kFull, cont);
   __syncwarp();
+  }
 
   PetscScalar p[T];
 #pragma unroll
   for (int k = 0; k < T; k++) p[k] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), xv[k]);
   if (lane == 0 && pending) p[0] = spmv::AddRn(carry, p[0]); /* carry into the tile's first segment */
-  const unsigned h = HeadBits<T>(hb + lane * T);
-  int rowbase = r_lo; /* speculation: the j-th head of this lane is row r_lo + (heads before it) */
-  if (!dirty) {
-    const int nh = __popc(h);
-    int       s  = nh;
+  if constexpr (!MASK) {
+    h = HeadBits<T>(hb + lane * T);
+    if (!dirty) {
+      const int nh = __popc(h);
+      int       s  = nh;
 #pragma unroll
-    for (int d = 1; d < kW; d <<= 1) {
-      const int t = __shfl_up_sync(kFull, s, d);
-      if (lane >= d) s += t;
+      for (int d = 1; d < kW; d <<= 1) {
+        const int t = __shfl_up_sync(kFull, s, d);
+        if (lane >= d) s += t;
+      }
+      rowbase = r_lo + s - nh;
     }
-    rowbase = r_lo + s - nh;
   }
   /* the lane's run, sequentially: segments that start and end inside the lane are written at once */
   PetscScalar acc = 0.0, lead = 0.0;
@@ -309,7 +325,7 @@ __device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, 
   for (int k = 0; k < T; k++) {
     if (h >> k & 1u) {
       if (cur >= 0) {
-        Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, acc);
+        Put<ADD>(y, D.sval, (!MASK && dirty) ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, acc);
         j++;
       } else lead = acc;
       acc = 0.0;
@@ -332,7 +348,7 @@ __device__ __forceinline__ void Tile(const Dev &D, PetscScalar *__restrict__ y, 
   if (lane == kW - 1) nxt = 0.0;
   const PetscScalar tot = spmv::AddRn(acc, nxt); /* the lane's last segment */
   const int    tstar = kW - 1 - __clz(seenmask); /* holds the tile's last segment */
-  if (seen && !(cont && lane == tstar)) Put<ADD>(y, D.sval, dirty ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, tot);
+  if (seen && !(cont && lane == tstar)) Put<ADD>(y, D.sval, (!MASK && dirty) ? rowOf[lane * T + cur] : rowbase + j, syncrow, slot, tot);
   carry   = cont ? spmv::Shfl(kFull, tot, tstar) : PetscScalar(0.0);
   pending = cont;
 }
@@ -422,9 +438,10 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel(const Dev D, const Pet
    descriptor pair and the tile's base; the next tile's stage is loaded while the current one is summed. */
 template <int T, typename V>
 struct Stage16 {
-  int c[T];
-  V   v[T];
-  int pa, pb, base;
+  int   c[T];
+  V     v[T];
+  int   pa, pb, base;
+  uint4 hm; /* the tile's head mask (MASK) */
 };
 
 /* dcsr: a lane's T 16-bit column offsets as LoadPacked, but as volatile asm: the warp's first tile loads them
@@ -443,7 +460,7 @@ __device__ __forceinline__ void LoadPackedEarly(const unsigned short *__restrict
 /* dcsr's Fetch: the stage of the tile starting at nonzero tb, whose base is lane j of tb16 (the warp's bases).
    EARLY (the warp's first tile): a full tile's offsets and values are loaded before the base is read, a wide
    tile's CSR columns after (a wide first tile then reads its 2-byte offsets for nothing). */
-template <int T, typename V, bool EARLY>
+template <int T, typename V, bool EARLY, bool MASK>
 __device__ __forceinline__ void Fetch16(const Dev &D, const Cols16<true> &K, unsigned tb, int lane, int lo, int hi, int tb16, int j, Stage16<T, V> &s)
 {
   constexpr unsigned WT  = kW * T;
@@ -472,10 +489,13 @@ __device__ __forceinline__ void Fetch16(const Dev &D, const Cols16<true> &K, uns
       s.v[k]        = in ? spmv::Ldcs(Vals<V>(D) + e0 + k) : V(0);
     }
   }
-  const int r = lo + 1 + lane;
-  if (lo != hi && hi - lo <= (int)WT && r <= min(hi, D.m - 1)) {
-    s.pa = __ldg(D.rp + r);
-    s.pb = __ldg(D.rp + r + 1);
+  if constexpr (MASK) s.hm = __ldg(K.heads + tb / WT); /* the same 16 bytes for every lane */
+  else {
+    const int r = lo + 1 + lane;
+    if (lo != hi && hi - lo <= (int)WT && r <= min(hi, D.m - 1)) {
+      s.pa = __ldg(D.rp + r);
+      s.pb = __ldg(D.rp + r + 1);
+    }
   }
 }
 
@@ -495,7 +515,7 @@ __device__ __forceinline__ void Gather16(const Dev &D, const PetscScalar *__rest
   }
 }
 
-template <int T, typename V, bool ADD>
+template <int T, typename V, bool ADD, bool MASK>
 __global__ void __launch_bounds__(kMaxThreads) SpMVKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K)
 {
   constexpr unsigned WT = kW * T;
@@ -520,16 +540,16 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel16(const Dev D, const P
 
   Stage16<T, V> cur, nxt;
   cur.pa = cur.pb = nxt.pa = nxt.pb = 0;
-  Fetch16<T, V, true>(D, K, tb0, lane, r_hi, __shfl_sync(kFull, rb, 1), tb16, 0, cur);
+  Fetch16<T, V, true, MASK>(D, K, tb0, lane, r_hi, __shfl_sync(kFull, rb, 1), tb16, 0, cur);
   for (int i = 0; i < ntw; i++) {
     const unsigned tb   = tb0 + (unsigned)i * WT;
     const int      r_lo = r_hi; /* the tile covers rows [r_lo, r_hi] */
     r_hi                = __shfl_sync(kFull, rb, i + 1);
     const int nxt_hi    = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
-    if (i + 1 < ntw) Fetch16<T, V, false>(D, K, tb + WT, lane, r_hi, nxt_hi, tb16, i + 1, nxt);
+    if (i + 1 < ntw) Fetch16<T, V, false, MASK>(D, K, tb + WT, lane, r_hi, nxt_hi, tb16, i + 1, nxt);
     PetscScalar xv[T];
     Gather16<T, V>(D, x, tb, lane, cur, xv);
-    Tile<T, V, ADD, unsigned, false>(D, y, false, hb, rowOf, lane, tb, r_lo, r_hi, cur.pa, cur.pb, cur.v, xv, syncrow, slot, carry, pending);
+    Tile<T, V, ADD, unsigned, false, MASK>(D, y, false, hb, rowOf, lane, tb, r_lo, r_hi, cur.pa, cur.pb, cur.v, xv, syncrow, slot, carry, pending, cur.hm);
     cur = nxt;
   }
   if (pending && lane == 0) Put<ADD>(y, D.sval, r_hi, syncrow, slot, carry); /* the row goes on in the next warp */
@@ -722,6 +742,15 @@ __global__ void Stats(int64_t ntiles, int WT, const int *__restrict__ bound, int
 
 /* dcsr: a warp per tile: the tile's column range; a narrow tile gets its base and 16-bit offsets, a wide one
    base -1 (its offsets stay 0); cnt = {wide tiles, their nonzeros} */
+/* dcsr's head masks (SegSumUsesMasks; heads zeroed before): a bit at every row start, rows without empty ones */
+__global__ void HeadMasks(int m, int WT, const int *__restrict__ rp, unsigned *__restrict__ heads)
+{
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < m; r += gridDim.x * blockDim.x) {
+    const int64_t a = rp[r];
+    atomicOr(heads + (a / WT) * 4 + (a % WT) / 32, 1u << (a % 32));
+  }
+}
+
 __global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t nnz, const int *__restrict__ cj, int *__restrict__ base, unsigned short *__restrict__ off, unsigned long long *__restrict__ cnt)
 {
   const int lane = threadIdx.x & (kW - 1);
@@ -761,8 +790,15 @@ PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool specu
   const unsigned    blocks = (unsigned)((D.nwarps + warps - 1) / warps);
   const std::size_t shmem  = (std::size_t)warps * 5 * kW * T;
   if constexpr (C16) {
-    if (add) SpMVKernel16<T, V, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
-    else SpMVKernel16<T, V, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
+    bool masks = false;
+    if constexpr (T == 4) masks = K.heads != nullptr;
+    if (masks) {
+      if constexpr (T == 4) {
+        if (add) SpMVKernel16<T, V, true, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
+        else SpMVKernel16<T, V, false, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
+      }
+    } else if (add) SpMVKernel16<T, V, true, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
+    else SpMVKernel16<T, V, false, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
   } else {
     if (add) SpMVKernel<T, V, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
     else SpMVKernel<T, V, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
@@ -852,6 +888,7 @@ class SegSum final : public SpMVFormat {
   Cols16<true>     k16;             /* dcsr: the compressed columns on the device */
   unsigned short  *doff  = nullptr; /* ... the same pointers, owned */
   int             *dbase = nullptr;
+  uint4           *dheads = nullptr;
 
 public:
   explicit SegSum(bool c16 = false)
@@ -877,6 +914,7 @@ public:
     PetscCall(PetscOptionsInt(name[0], opt.c16 ? "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512); a tile whose columns span at most 65536 stores 16-bit column offsets" : "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
+    if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of the row offsets, where that is fewer bytes (rows of fewer than 32 nonzeros on average), the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
@@ -913,11 +951,12 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.bound, dev.wslot, dev.run_off, dev.run_row, dev.erow, dev.sval, (void *)doff, (void *)dbase}));
+    PetscCall(spmv::DeviceFree({dev.bound, dev.wslot, dev.run_off, dev.run_row, dev.erow, dev.sval, (void *)doff, (void *)dbase, (void *)dheads}));
     dev     = Dev();
     k16     = Cols16<true>();
     doff    = nullptr;
     dbase   = nullptr;
+    dheads  = nullptr;
     bytes   = 0;
     dsingle = false;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -1026,6 +1065,14 @@ public:
       st.nwidennz = (int64_t)hc[1];
       k16.off     = doff;
       k16.base    = dbase;
+      st.masks    = SegSumUsesMasks(opt, st);
+      if (st.masks) {
+        PetscCall(spmv::DeviceAlloc(&dheads, st.ntiles, &bytes, s));
+        PetscCallCUDA(cudaMemsetAsync(dheads, 0, st.ntiles * sizeof(uint4), s));
+        HeadMasks<<<Grid(A.m), kAux, 0, s>>>(dev.m, WT, A.i, reinterpret_cast<unsigned *>(dheads));
+        SpMVCheckLaunch();
+        k16.heads = dheads;
+      }
     }
     st.auxbytes  = SegSumAuxBytes(st);
     PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
@@ -1096,11 +1143,11 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: tile W*T = 32*%" PetscInt_FMT " = %" PetscInt64_FMT " nonzeros, %" PetscInt_FMT " tiles per warp (%" PetscInt64_FMT " nonzeros), %" PetscInt_FMT " warps per block, speculation %s\n", opt.name, st.T, WT, st.S, WT * st.S, st.warps, opt.speculate ? "on" : "off"));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", opt.name, st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
-    PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)" : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? (st.masks ? "the kernel reads the CSR's values, and its columns in wide tiles only (narrow tiles: the 16-bit offsets; the row starts from the head masks; both counted in the auxiliary arrays)" : "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)") : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
     if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
-    else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
+    else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
-    PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
+    PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets or head masks, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -1136,6 +1183,12 @@ public:
       PetscCall(same("tile column bases", dbase, ref.cbase, st.ntiles));
       PetscCall(spmv::Download(off, doff));
       PetscCheck(off == ref.c16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device column offsets differ from the host reference");
+    }
+    PetscCheck(rst.masks == st.masks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: head masks on the device %d, host reference %d", (int)st.masks, (int)rst.masks);
+    if (st.masks) {
+      std::vector<unsigned> hm(4 * st.ntiles);
+      PetscCallCUDA(cudaMemcpy(hm.data(), dheads, hm.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      PetscCheck(hm == ref.heads, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device head masks differ from the host reference");
     }
     /* the product itself: device and host reference must agree bit for bit, y = A x and y += A x */
     /* fp32 values on the device: the reference multiplies with the same values rounded to fp32 (the identity

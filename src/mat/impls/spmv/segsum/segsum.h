@@ -82,6 +82,7 @@ struct SegSumOptions {
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
+  PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where they are fewer bytes (SegSumUsesMasks) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
@@ -103,15 +104,24 @@ struct SegSumStats {
   int64_t  nwidennz = 0;  /* dcsr: the nonzeros of the wide tiles */
   int64_t  maxrow = 0;    /* dcsr: the longest row */
   int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
+  bool     masks = false; /* dcsr: the tile kernel reads head masks (SegSumUsesMasks) */
 };
-inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0); }
+/* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
+   every row start of a tile (16 bytes a tile), built once with the layout; the kernel then reads a tile's
+   segment heads instead of walking its row offsets into shared memory, and takes each segment's row as r_lo + the
+   heads before it (no row is empty): the same sums in the same order. Used where the masks are fewer bytes than
+   the row offsets they replace (16 a tile against 4 a row: rows of fewer than 32 nonzeros on average). Measured on
+   the H100 (bench/results/NOTES.md, "dcsr's head masks"): 3-4% faster on meshes of 6-7 nonzeros a row, level
+   (within 0.7%) on rows of 22-49, where the walk was not what the tile kernel waits for */
+inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.masks && s.T == 4 && s.nempty == 0 && !s.rowlanes && s.ntiles > 0 && 16 * s.ntiles < 4 * ((int64_t)s.m + 1); }
+inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0) + (s.masks ? 16 * s.ntiles : 0); }
 /* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
    ones, the tile bases), row offsets, tile boundaries (the synchronizer and the empty rows are left out: small) */
 inline double SegSumBytesPerNnz(const SegSumStats &s, bool single)
 {
   if (!s.nnz) return 0.0;
   const double nnz = (double)s.nnz, cols = s.c16 ? 2.0 * (nnz - (double)s.nwidennz) + 4.0 * (double)s.nwidennz + 4.0 * (double)s.ntiles : 4.0 * nnz;
-  return (single ? 4.0 : 8.0) + (cols + 4.0 * (double)(s.m + 1) + (s.rowlanes ? 0.0 : 4.0 * (double)(s.ntiles + 1))) / nnz;
+  return (single ? 4.0 : 8.0) + (cols + (s.masks ? 16.0 * (double)s.ntiles : 4.0 * (double)(s.m + 1)) + (s.rowlanes ? 0.0 : 4.0 * (double)(s.ntiles + 1))) / nnz;
 }
 
 /* The auxiliary arrays on the host (the device holds the same, see above) */
@@ -119,6 +129,7 @@ struct SegSumHostLayout {
   std::vector<int>            bound, wslot, run_off, run_row, erow;
   std::vector<int>                 cbase; /* dcsr: see above */
   std::vector<unsigned short>      c16;
+  std::vector<unsigned>            heads; /* dcsr: 4 words a tile, bit b of word w: a row starts at entry 32 w + b */
   mutable std::vector<PetscScalar> sval; /* scratch of the host executor */
 };
 

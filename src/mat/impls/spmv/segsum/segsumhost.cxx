@@ -99,6 +99,14 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
     }
     for (PetscInt r = 0; r < m; r++) st->maxrow = std::max<int64_t>(st->maxrow, A.i[r + 1] - A.i[r]);
     st->rowlanes = SegSumRowLanes(o, m, st->nnz, st->maxrow);
+    st->masks    = SegSumUsesMasks(o, *st);
+    if (st->masks) {
+      L->heads.assign(4 * st->ntiles, 0u);
+      for (PetscInt r = 0; r < m; r++) {
+        const int64_t a = A.i[r];
+        if (A.i[r + 1] > a) L->heads[(a / WT) * 4 + (a % WT) / 32] |= 1u << (a % 32);
+      }
+    }
   }
   st->auxbytes = SegSumAuxBytes(*st);
   PetscFunctionReturn(PETSC_SUCCESS);
