@@ -148,8 +148,8 @@ case " $what " in *" mpi "*)
   # on the H100 x4 machine such runs sometimes hung after PetscFinalize (also on aijcusparse; NOTES "Scaling across GPUs")
   NP=${NP:-2}
   timeout 120 mpiexec -n $NP $G "$BIN/ex45" -dll_append "$LIB" -dm_mat_type spmv -dm_vec_type cuda -da_grid_x 128 -da_grid_y 128 -da_grid_z 128 \
-    -ksp_type cg -pc_type jacobi -ksp_rtol 1e-10 -mat_spmv_wait 0.5 -ksp_converged_reason -info > "$OUT/mpi_agree.log" 2>&1
-  step mpi_agree    python3 tests/gpu/agree_check.py "$OUT/mpi_agree.log" $NP
+    -ksp_type cg -pc_type jacobi -ksp_rtol 1e-10 -mat_spmv_wait 0.5 -ksp_converged_reason -info > "$OUT/mpi_agree_ex45.log" 2>&1
+  step mpi_agree    python3 tests/gpu/agree_check.py "$OUT/mpi_agree_ex45.log" $NP
   step mpi_ksp      mpiexec -n 2 $G "$BIN/test_ksp" -matrix "$M/cage11.mtx" -pc_types none,jacobi,bjacobi,asm
   step mpi_ksp_st   mpiexec -n 2 $G "$BIN/test_ksp" -matrix "stencil27:n=40" -pc_types jacobi,bjacobi
   for t in aijcusparse brc; do
