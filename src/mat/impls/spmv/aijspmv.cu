@@ -1006,8 +1006,9 @@ PetscErrorCode SpMVConvertToAIJ(Mat A, MatType type, Mat *B)
 }
 
 namespace {
-/* MatConvert() finds converters by name: MatConvert_<ours>_<parent>_C on the source (below); to ours it falls back
-   on the new matrix' ops->convertfrom (MatConvert_Parent_SeqAIJSpMV) */
+/* To the parent family: MatConvert() reaches it through the source's general converter (ops->convert,
+   MatConvert_General_SeqAIJSpMV: no converter is composed by name); to ours it falls back on the new matrix'
+   ops->convertfrom (MatConvert_Parent_SeqAIJSpMV) */
 PetscErrorCode MatConvert_SeqAIJSpMV_Parent(Mat A, MatType type, MatReuse reuse, Mat *B)
 {
   PetscBool aij;
