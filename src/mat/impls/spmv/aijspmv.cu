@@ -451,6 +451,30 @@ PetscErrorCode SpMVComposeOverlay(Mat A, SpMVOverlay *o)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MatConvert's general converter of a plugin matrix, sequential or MPI (its ops->convert: MatConvert reaches it when no
+   converter is composed under the source's type name, and none is, which saves two composes per matrix created). To
+   the parent family (aij, aijcusparse and their seq or mpi names, given) it calls toparent; to any other type it does
+   what MatConvert does for a type without a converter (MatConvert_Basic, which PETSc does not export): MatConvert
+   again, with this entry taken away for the call */
+PetscErrorCode SpMVConvertGeneral(Mat A, MatType type, MatReuse reuse, Mat *B, MatType aij, MatType aijcusparse, PetscErrorCode (*toparent)(Mat, MatType, MatReuse, Mat *))
+{
+  PetscErrorCode (*self)(Mat, MatType, MatReuse, Mat *) = A->ops->convert;
+  PetscBool      parent;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmpAny(type, &parent, MATAIJ, MATAIJCUSPARSE, aij, aijcusparse, ""));
+  if (parent) {
+    PetscCall(toparent(A, type, reuse, B));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  A->ops->convert = nullptr;
+  ierr            = MatConvert(A, type, reuse, B);
+  if (reuse != MAT_INPLACE_MATRIX || ierr) A->ops->convert = self; /* in place, A is the new matrix now */
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 const SpMVFormatInfo *SpMVFindFormat(const char *name)
 {
   for (auto *f : Registry()) {

@@ -167,7 +167,7 @@ PetscErrorCode MatView_MPIAIJSpMV(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *f, PetscBool on);
+PetscErrorCode ComposeMPI(Mat A, PetscBool on);
 
 /* Put MPIAIJ back: blocks to SeqAIJ, the parent's operations, no overlay */
 PetscErrorCode DetachMPI(Mat A)
@@ -188,7 +188,7 @@ PetscErrorCode DetachMPI(Mat A)
   }
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", c->prealloc));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", c->anytype));
-  PetscCall(ComposeMPI(A, c->info, PETSC_FALSE));
+  PetscCall(ComposeMPI(A, PETSC_FALSE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, c->parent));
   PetscCall(SpMVComposeOverlay(A, nullptr)); /* frees the overlay */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -229,7 +229,7 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   } else A->boundtocpu = PETSC_FALSE; /* the blocks' products run unless bound */
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", MatMPIAIJSetPreallocation_MPIAIJSpMV));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", SpMVProductSetFromOptions));
-  PetscCall(ComposeMPI(A, f, PETSC_TRUE));
+  PetscCall(ComposeMPI(A, PETSC_TRUE));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, f->mpiname));
   PetscCall(ConvertBlocks(A)); /* blocks that exist already (conversion of an assembled matrix) */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -271,7 +271,7 @@ PetscErrorCode MatConvert_General_MPIAIJSpMV(Mat A, MatType type, MatReuse reuse
 }
 
 /* MatConvert's general converter (to any type) and the new matrix' "convertfrom" (from any type); MPIAIJ has neither */
-PetscErrorCode ComposeMPI(Mat A, const SpMVFormatInfo *, PetscBool on)
+PetscErrorCode ComposeMPI(Mat A, PetscBool on)
 {
   PetscFunctionBegin;
   A->ops->convert     = on ? MatConvert_General_MPIAIJSpMV : NULL;

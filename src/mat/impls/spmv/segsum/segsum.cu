@@ -740,8 +740,6 @@ __global__ void Stats(int64_t ntiles, int WT, const int *__restrict__ bound, int
   }
 }
 
-/* dcsr: a warp per tile: the tile's column range; a narrow tile gets its base and 16-bit offsets, a wide one
-   base -1 (its offsets stay 0); cnt = {wide tiles, their nonzeros} */
 /* dcsr's head masks (SegSumUsesMasks; heads zeroed before): a bit at every row start, rows without empty ones */
 __global__ void HeadMasks(int m, int WT, const int *__restrict__ rp, unsigned *__restrict__ heads)
 {
@@ -751,6 +749,8 @@ __global__ void HeadMasks(int m, int WT, const int *__restrict__ rp, unsigned *_
   }
 }
 
+/* dcsr: a warp per tile: the tile's column range; a narrow tile gets its base and 16-bit offsets, a wide one
+   base -1 (its offsets stay 0); cnt = {wide tiles, their nonzeros} */
 __global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t nnz, const int *__restrict__ cj, int *__restrict__ base, unsigned short *__restrict__ off, unsigned long long *__restrict__ cnt)
 {
   const int lane = threadIdx.x & (kW - 1);
@@ -790,13 +790,9 @@ PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool specu
   const unsigned    blocks = (unsigned)((D.nwarps + warps - 1) / warps);
   const std::size_t shmem  = (std::size_t)warps * 5 * kW * T;
   if constexpr (C16) {
-    bool masks = false;
-    if constexpr (T == 4) masks = K.heads != nullptr;
-    if (masks) {
-      if constexpr (T == 4) {
-        if (add) SpMVKernel16<T, V, true, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
-        else SpMVKernel16<T, V, false, true><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
-      }
+    if (K.heads) { /* head masks exist for 128-nonzero tiles only (SegSumUsesMasks) */
+      if (add) SpMVKernel16<T, V, true, T == 4><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
+      else SpMVKernel16<T, V, false, T == 4><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
     } else if (add) SpMVKernel16<T, V, true, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
     else SpMVKernel16<T, V, false, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, K);
   } else {
@@ -1187,7 +1183,7 @@ public:
     PetscCheck(rst.masks == st.masks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: head masks on the device %d, host reference %d", (int)st.masks, (int)rst.masks);
     if (st.masks) {
       std::vector<unsigned> hm(4 * st.ntiles);
-      PetscCallCUDA(cudaMemcpy(hm.data(), dheads, hm.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      PetscCall(spmv::Download(hm, reinterpret_cast<const unsigned *>(dheads)));
       PetscCheck(hm == ref.heads, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device head masks differ from the host reference");
     }
     /* the product itself: device and host reference must agree bit for bit, y = A x and y += A x */
