@@ -44,6 +44,7 @@ PETSC_EXTERN PetscErrorCode MatSpMVVerify(Mat, PetscReal *);
 PETSC_EXTERN PetscErrorCode MatSpMVGetFormat(Mat, const char *[]);
 PETSC_EXTERN PetscErrorCode MatSpMVSingleSetUp(Mat, Vec, const char[], Mat *);
 PETSC_EXTERN PetscErrorCode MatSpMVSingleGetFlushed(Mat, PetscCount *);
+PETSC_EXTERN PetscErrorCode MatSpMVSingleMultDiagonalBlock(Mat, Vec, Vec);
 
 /* PCType of the polynomial preconditioner p(A) ~ A^-1 (src/ksp/pc/impls/poly/poly.c) */
 #define PCPOLY "poly"

@@ -451,6 +451,43 @@ PetscErrorCode MatSpMVSingleSetUp(Mat A, Vec D, const char format[], Mat *B)
 }
 
 /*@
+  MatSpMVSingleMultDiagonalBlock - Computes y = B_d x with the diagonal block of each rank's rows of the matrix made by
+  `MatSpMVSingleSetUp()`: the block Jacobi part of B, with no ghost values exchanged (on one rank, B x)
+
+  Neighbor-wise Collective (no communication)
+
+  Input Parameters:
++ B - the matrix made by `MatSpMVSingleSetUp()`
+- x - a vector with B's column layout
+
+  Output Parameter:
+. y - a vector with B's row layout
+
+  Level: developer
+
+  Note:
+  The products of a process-local (block Jacobi) polynomial smoother, `PCPOLY` with `-pc_poly_local`. Logged as a
+  `MatMult()`.
+
+.seealso: `MatSpMVSingleSetUp()`, `PCPOLY`, `MatGetDiagonalBlock()`
+@*/
+PetscErrorCode MatSpMVSingleMultDiagonalBlock(Mat B, Vec x, Vec y)
+{
+  Single *c;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(B, MAT_CLASSID, 1);
+  PetscValidHeaderSpecific(x, VEC_CLASSID, 2);
+  PetscValidHeaderSpecific(y, VEC_CLASSID, 3);
+  PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "x and y must be different vectors");
+  PetscCall(MatShellGetContext(B, &c));
+  PetscCall(PetscLogEventBegin(MAT_Mult, B, x, y, 0));
+  PetscCall(MultBlock(c->d, x, y, false));
+  PetscCall(PetscLogEventEnd(MAT_Mult, B, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   MatSpMVSingleGetFlushed - Gets the number of nonzeros of D A that the last `MatSpMVSingleSetUp()` stored as 0
   because their magnitude is below fp32's smallest normal number (`FLT_MIN`, about 1.2e-38)
 

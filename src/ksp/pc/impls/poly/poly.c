@@ -66,23 +66,66 @@ typedef struct {
   PetscBool        sresidual;   /* -pc_poly_residual_precision single: MatResidual() of the operator with the copy */
   Mat              resA;        /* the operator whose MatResidual() is PCPolyMatResidual (referenced), or NULL */
   PetscObjectState resstate;    /* its state when the copy was brought up to date */
+  PetscBool        local;       /* -pc_poly_local: the polynomial's products with each rank's diagonal block (block Jacobi) */
+  Mat              Ad;          /* local on several ranks: the operator's diagonal block (not referenced), else NULL */
+  Vec              lv[2];       /* local: sequential views of a product's two vectors */
+  Vec              l1;          /* local: sgn(D) L D_l1^-1, the diagonal that the l1 term adds to D_l1^-1 A_d */
   Vec       *work; /* PCPOLY_NWORK work vectors */
   PetscRandom rand;
 } PC_Poly;
+
+/* -pc_poly_local on several ranks: the polynomial is one of each rank's diagonal block, so that its products exchange
+   no ghost values (a block Jacobi polynomial: the processor-local smoothing of hybrid smoothers). The local operator is
+   the l1 one, A_l1 = A_d + sgn(D) L with L the row sums of |off-process entries|, scaled by its diagonal D_l1 = D +
+   sgn(D) L: B = D_l1^-1 A_l1, whose products are A_d's plus a diagonal (the vector l1). Why l1: without it a rank whose
+   rows couple mostly to other ranks (a small coarse level) gets undamped Jacobi, and the V-cycle stopped being a
+   positive definite preconditioner (CG: DIVERGED_INDEFINITE_PC, ex45 on 8 ranks); A_l1 - A = sgn(D) L - A_o is
+   diagonally dominant, so for SPD A a smoother that approximates A_l1^-1 stays convergent (Baker, Falgout, Kolev and
+   Yang, "Multigrid smoothers for ultraparallel computing", SIAM J. Sci. Comput. 33 (2011)). Residuals b - A x keep the
+   whole operator (scaled by D_l1^-1), so a smoothing step x += p(B) D_l1^-1 (b - A x) keeps A's solution as its fixed
+   point. The bounds are estimated with the products used. */
+
+/* w = A v (trans: A^T v), or with -pc_poly_local the diagonal block's product on each rank */
+static PetscErrorCode PCPolyMultA(PC_Poly *poly, PetscBool trans, Vec v, Vec w)
+{
+  PetscFunctionBegin;
+  if (!poly->Ad) {
+    if (trans) PetscCall(MatMultTranspose(poly->A, v, w));
+    else PetscCall(MatMult(poly->A, v, w));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetLocalVectorRead(v, poly->lv[0]));
+  PetscCall(VecGetLocalVector(w, poly->lv[1]));
+  if (trans) PetscCall(MatMultTranspose(poly->Ad, poly->lv[0], poly->lv[1]));
+  else PetscCall(MatMult(poly->Ad, poly->lv[0], poly->lv[1]));
+  PetscCall(VecRestoreLocalVector(w, poly->lv[1]));
+  PetscCall(VecRestoreLocalVectorRead(v, poly->lv[0]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* w = B32 v with the fp32 copy of D^-1 A, or with -pc_poly_local its diagonal block's */
+static PetscErrorCode PCPolyMultS(PC_Poly *poly, Vec v, Vec w)
+{
+  PetscFunctionBegin;
+  if (poly->Ad) PetscCall(MatSpMVSingleMultDiagonalBlock(poly->S, v, w));
+  else PetscCall(MatMult(poly->S, v, w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* w = B v (trans: w = B^T v = A^T D^-1 v); tmp is a work vector for the transpose. With -pc_poly_precision single the
    product B v is the fp32 copy's; transposed products keep the fp64 operator (no format stores a transpose). */
 static PetscErrorCode PCPolyOp(PC_Poly *poly, PetscBool trans, Vec v, Vec w, Vec tmp)
 {
   PetscFunctionBegin;
-  if (!trans && poly->S && poly->suse) PetscCall(MatMult(poly->S, v, w)); /* the fp32 copy holds D^-1 A itself */
+  if (!trans && poly->S && poly->suse) PetscCall(PCPolyMultS(poly, v, w)); /* the fp32 copy holds D^-1 A itself */
   else if (!trans) {
-    PetscCall(MatMult(poly->A, v, w));
+    PetscCall(PCPolyMultA(poly, PETSC_FALSE, v, w));
     if (poly->jacobi) PetscCall(VecPointwiseMult(w, poly->dinv, w));
   } else if (poly->jacobi) {
     PetscCall(VecPointwiseMult(tmp, poly->dinv, v));
-    PetscCall(MatMultTranspose(poly->A, tmp, w));
-  } else PetscCall(MatMultTranspose(poly->A, v, w));
+    PetscCall(PCPolyMultA(poly, PETSC_TRUE, tmp, w));
+  } else PetscCall(PCPolyMultA(poly, PETSC_TRUE, v, w));
+  if (poly->Ad) PetscCall(PCPolyDiagonalAdd(poly->l1, v, w)); /* the l1 term, B^T's as B's (a diagonal) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -113,6 +156,12 @@ static PetscErrorCode PCPolyArnoldi(PC pc, PetscInt m, PetscInt passes, PetscSca
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(H, (m + 1) * m));
+  *mdone = 0;
+  {
+    PetscInt N;
+    PetscCall(VecGetSize(poly->dinv, &N));
+    if (!N) PetscFunctionReturn(PETSC_SUCCESS); /* an empty operator has no Ritz values */
+  }
   PetscCall(VecDuplicateVecs(poly->dinv, m + 1, &V));
   PetscCall(PetscMalloc1(m + 1, &h));
   if (!poly->rand) {
@@ -326,7 +375,8 @@ static PetscErrorCode PCPolyBounds(PC pc)
 
     PetscCall(PetscMalloc3((m + 1) * m, &H, m, &wr, m, &wi));
     PetscCall(PCPolyArnoldi(pc, m, 1, H, &md));
-    PetscCall(PCPolyHessenbergEigenvalues(pc, md, m + 1, H, PETSC_FALSE, wr, wi));
+    if (md) PetscCall(PCPolyHessenbergEigenvalues(pc, md, m + 1, H, PETSC_FALSE, wr, wi));
+    else lo = hi = 1.0; /* an empty operator (a rank's empty block, a level with no rows): any interval will do */
     for (PetscInt i = 0; i < md; i++) {
       lo = PetscMin(lo, wr[i]);
       hi = PetscMax(hi, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
@@ -530,11 +580,36 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCall(MatCreateVecs(poly->A, &poly->dinv, NULL));
     PetscCall(VecDuplicateVecs(poly->dinv, PCPOLY_NWORK, &poly->work));
   }
-  if (poly->jacobi) { /* D^-1, zero diagonal entries replaced by 1 as in PCJACOBI, where the diagonal is (GPU or host) */
+  poly->Ad = NULL;
+  if (poly->local) {
+    PetscMPIInt size;
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)poly->A), &size));
+    if (size > 1) {
+      PetscBool aij;
+      PetscCall(PetscStrbeginswith(((PetscObject)poly->A)->type_name, MATMPIAIJ, &aij));
+      PetscCheck(aij && poly->jacobi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_poly_local needs an MPIAIJ operator (or one derived from it, not %s) and the Jacobi scaling (-pc_poly_jacobi)", ((PetscObject)poly->A)->type_name);
+      PetscCall(MatMPIAIJGetSeqAIJ(poly->A, &poly->Ad, NULL, NULL));
+      if (!poly->lv[0]) {
+        PetscCall(VecCreateLocalVector(poly->dinv, &poly->lv[0]));
+        PetscCall(VecCreateLocalVector(poly->dinv, &poly->lv[1]));
+        PetscCall(VecDuplicate(poly->dinv, &poly->l1));
+      }
+    }
+  }
+  if (poly->jacobi) { /* D^-1, zero diagonal entries replaced by 1 as in PCJACOBI, where the diagonal is (GPU or host);
+                         -pc_poly_local: D_l1^-1 and the vector l1 */
     PetscInt nz;
 
     PetscCall(MatGetDiagonal(poly->A, poly->dinv));
-    PetscCall(PCPolyInvertDiagonal(poly->dinv, &nz));
+    if (poly->Ad) {
+      Mat Ao;
+      Vec L;
+      PetscCall(MatMPIAIJGetSeqAIJ(poly->A, NULL, &Ao, NULL));
+      PetscCall(MatCreateVecs(Ao, NULL, &L));
+      PetscCall(MatGetRowSumAbs(Ao, L));
+      PetscCall(PCPolyL1Diagonal(poly->dinv, L, poly->l1, &nz));
+      PetscCall(VecDestroy(&L));
+    } else PetscCall(PCPolyInvertDiagonal(poly->dinv, &nz));
     PetscCallMPI(MPIU_Allreduce(&nz, &poly->nzerodiag, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
     if (poly->nzerodiag) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
   }
@@ -579,7 +654,11 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCall(PetscMalloc3((m + 1) * m, &H, m, &wr, m, &wi));
     PetscCall(PCPolyArnoldi(pc, m, 2, H, &md));
     poly->arnoldi = md;
-    PetscCall(PCPolyHessenbergEigenvalues(pc, md, m + 1, H, PETSC_TRUE, wr, wi));
+    if (!md) { /* an empty operator: r(t) = 1 - t, no products */
+      md    = 1;
+      wr[0] = 1.0;
+      wi[0] = 0.0;
+    } else PetscCall(PCPolyHessenbergEigenvalues(pc, md, m + 1, H, PETSC_TRUE, wr, wi));
     for (PetscInt i = 0; i < md; i++) tiny = PetscMax(tiny, PetscSqrtReal(wr[i] * wr[i] + wi[i] * wi[i]));
     tiny *= 100 * PETSC_MACHINE_EPSILON;
     for (PetscInt i = 0; i < md; i++)
@@ -773,8 +852,9 @@ static PetscErrorCode PCApplyRichardson_Poly(PC pc, Vec b, Vec x, Vec w, PetscRe
       PetscReal rho = 1.0 / sigma;
       for (PetscInt j = 0; j < poly->degree; j++) {
         const PetscReal rhon = 1.0 / (2.0 * sigma - rho);
-        PetscCall(MatMult(s32 ? poly->S : poly->A, y, w0));
-        PetscCall(PCPolyChebyshevUpdate(z, w0, s32 ? NULL : s, 2.0 * rhon / delta, -2.0 * rhon / delta, rhon * rho, d, y, x, j < poly->degree - 1 ? 0 : (zero ? 2 : 1)));
+        if (s32) PetscCall(PCPolyMultS(poly, y, w0));
+        else PetscCall(PCPolyMultA(poly, PETSC_FALSE, y, w0));
+        PetscCall(PCPolyChebyshevUpdate(z, w0, s32 ? NULL : s, poly->Ad ? poly->l1 : NULL, 2.0 * rhon / delta, -2.0 * rhon / delta, rhon * rho, d, y, x, j < poly->degree - 1 ? 0 : (zero ? 2 : 1)));
         rho = rhon;
       }
     } else if (zero) PetscCall(PCPolyApplyScaled(pc, x, PETSC_FALSE));
@@ -814,6 +894,10 @@ static PetscErrorCode PCReset_Poly(PC pc)
   poly->suse = PETSC_FALSE;
   poly->snz  = -1;
   if (poly->work) PetscCall(VecDestroyVecs(PCPOLY_NWORK, &poly->work));
+  PetscCall(VecDestroy(&poly->lv[0]));
+  PetscCall(VecDestroy(&poly->lv[1]));
+  PetscCall(VecDestroy(&poly->l1));
+  poly->Ad = NULL;
   PetscCall(PetscFree2(poly->re, poly->im));
   poly->nroots    = 0;
   poly->estimated = PETSC_FALSE;
@@ -933,6 +1017,7 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
     PetscCall(PCPolyPrecisionFromString(pc, "-pc_poly_residual_precision", tname, &prec));
     poly->sresidual = (PetscBool)(prec == PC_POLY_PRECISION_SINGLE);
   }
+  PetscCall(PetscOptionsBool("-pc_poly_local", "The polynomial's products with each process's diagonal block only (block Jacobi: no ghost values exchanged; residuals keep the whole operator)", "", poly->local, &poly->local, NULL));
   PetscCall(PetscOptionsBool("-pc_poly_gmres_add_roots", "Add copies of outlying harmonic Ritz values for stability (Loe-Morgan)", "", poly->addroots, &poly->addroots, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -975,6 +1060,7 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   if (poly->jacobi && poly->nzerodiag) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
+  if (poly->local) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with %s (-pc_poly_local)\n", poly->Ad ? "each process's diagonal block plus the l1 diagonal of its off-process entries: a block Jacobi polynomial, no ghost values exchanged" : "the whole operator (one process)"));
   if (poly->S && !poly->suse) PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single asked, double used: the operator's own product (%.1f us) was faster than the fp32 copy's in format %s (%.1f us)\n", poly->sus[0], poly->sused, poly->sus[1]));
   else if (poly->S) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single (the polynomial's products with an fp32 copy of %s in format %s; transposed products in double)\n", poly->jacobi ? "D^-1 A" : "A", poly->sused));
@@ -1478,8 +1564,11 @@ PetscErrorCode PCPolyGetPrecision(PC pc, PCPolyPrecision *p)
 . -pc_poly_gmres_add_roots (true|false)     - gmres: add copies of outlying roots (default true)
 . -pc_poly_precision (double|single)        - precision of the matrix values in the products (default double), see `PCPolySetPrecision()`
 . -pc_poly_single_format (brc|segsum|dcsr|spmv)  - single: the format of the fp32 copy (default: the operator's when brc, segsum or dcsr, else spmv)
-- -pc_poly_residual_precision (double|single)    - single: `MatResidual()` with the operator (a multigrid level's residual after
+. -pc_poly_residual_precision (double|single)    - single: `MatResidual()` with the operator (a multigrid level's residual after
                                                    pre-smoothing, `PCMG`) reads the fp32 copy too (default double)
+- -pc_poly_local <bool>                     - on several processes, the polynomial of each process's diagonal block (block
+                                              Jacobi: its products exchange no ghost values; a smoothing step's residual
+                                              keeps the whole operator), default false
 
   Level: intermediate
 
