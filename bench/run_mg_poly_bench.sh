@@ -6,8 +6,9 @@
 # (degree 1: the same number of products per smoothing step as the default, 2: the residual and one; degree 2: three;
 # SMOOTHERS lists default and poly<degree>_<precision>[_res][_lb<x>]: _res adds -mg_levels_pc_poly_residual_precision
 # single (the level residuals with the fp32 copies), _lb<x> the interval [x, 1.1] x lambda_max
-# (-mg_levels_pc_poly_esteig 0,x,0,1.1; smoother name poly<d>-lb<x>), _local the process-local l1 block Jacobi polynomial
-# (-mg_levels_pc_poly_local; smoother name ...-local), for aijcusparse and spmv, on
+# (-mg_levels_pc_poly_esteig 0,x,0,1.1; smoother name poly<d>-lb<x>), _local[<w>] the process-local l1 block Jacobi
+# polynomial on the levels whose off-process weight is at most w (-mg_levels_pc_poly_local [-mg_levels_pc_poly_local_max_weight
+# w]; smoother name ...-local[<w>]), for aijcusparse and spmv, on
 #   ex56  -ne 59 (3D elasticity, 648K unknowns, block size 3), rtol 1e-8 on the true residual (-ksp_norm_type
 #         unpreconditioned: every smoother stops at the same |b - Ax| / |b|, not in its own preconditioned norm)
 #   ex45  128^3 (3D Poisson, 7-point, 2.1M unknowns, scalar, DMDA), rtol 1e-8
@@ -52,12 +53,13 @@ for r in $(seq 1 "$RUNS"); do
       tag=${p}_np${np}_${t}_${s}_r$r; log=$W/$tag.log
       [ "$SECONDS" -ge "$BUDGET_S" ] && { echo "$tag skipped: budget"; continue; }
       sopts=""; prec=double; smoother=default
-      if [[ $s =~ ^poly([0-9]*)_(double|single)(_res)?(_lb([0-9.]+))?(_local)?$ ]]; then # poly<degree>_<precision>[_res][_lb<x>][_local], degree default POLY_DEGREE
+      if [[ $s =~ ^poly([0-9]*)_(double|single)(_res)?(_lb([0-9.]+))?(_local([0-9.]*))?$ ]]; then # poly<degree>_<precision>[_res][_lb<x>][_local[<w>]], degree default POLY_DEGREE
         deg=${BASH_REMATCH[1]:-${POLY_DEGREE:-2}}; prec=${BASH_REMATCH[2]}; smoother=poly$deg
         sopts="${POLY/-mg_levels_pc_poly_degree 2/-mg_levels_pc_poly_degree $deg} -mg_levels_pc_poly_precision $prec"
         if [ -n "${BASH_REMATCH[3]}" ]; then sopts="$sopts -mg_levels_pc_poly_residual_precision single"; smoother=$smoother-res; fi
         if [ -n "${BASH_REMATCH[5]}" ]; then sopts="$sopts -mg_levels_pc_poly_esteig 0,${BASH_REMATCH[5]},0,1.1"; smoother=$smoother-lb${BASH_REMATCH[5]}; fi
-        if [ -n "${BASH_REMATCH[6]}" ]; then sopts="$sopts -mg_levels_pc_poly_local"; smoother=$smoother-local; fi
+        if [ -n "${BASH_REMATCH[6]}" ]; then sopts="$sopts -mg_levels_pc_poly_local"; smoother=$smoother-local${BASH_REMATCH[7]}; fi
+        if [ -n "${BASH_REMATCH[7]}" ]; then sopts="$sopts -mg_levels_pc_poly_local_max_weight ${BASH_REMATCH[7]}"; fi
       fi
       launch=(); [ "$np" -gt 1 ] && launch=($MPIEXEC -n "$np")
       t0=$(date +%s.%N)

@@ -357,7 +357,10 @@ run mg_poly_local_n2_single     mg_poly_local mg_poly_local_n2_single 2 single $
 run mg_poly_local_n4_double     mg_poly_local mg_poly_local_n4_double 4 double $EX45L -dm_mat_type brc
 run mg_poly_local_n4_single     mg_poly_local mg_poly_local_n4_single 4 single $EX45L -dm_mat_type aij
 run mg_poly_local_ex19_n2       grep_run "Nonlinear solve converged" $MPIEXEC -n 2 "$BIN/ex19" -dll_append "$LIB" -da_grid_x 24 -da_grid_y 24 -dm_mat_type brc -ksp_type gmres -pc_type gamg -snes_converged_reason -mg_poly single -mg_levels_pc_poly_local
-run mg_poly_local_one_rank      grep_run "products with the whole operator (one process)" "$BIN/ex45" -dll_append "$LIB" $EX45L -mg_poly single -mg_levels_pc_poly_local -ksp_view
+run mg_poly_local_one_rank      grep_run "products with the whole operator (one process; -pc_poly_local)" "$BIN/ex45" -dll_append "$LIB" $EX45L -mg_poly single -mg_levels_pc_poly_local -ksp_view
+# elasticity on 8 ranks of 1.5K rows: every level's off-process weight is above the default 0.05 (local smoothing took
+# 86 iterations where the whole operator's took 71 at -ne 23): the whole operator's polynomial, said in -ksp_view
+run mg_poly_local_max_weight    grep_run "its off-process weight 0.[0-9]* is above -pc_poly_local_max_weight 0.05" $MPIEXEC -n 8 "$BIN/ex56" -dll_append "$LIB" -ne 7 -ksp_type cg -pc_type gamg -mg_poly single -mg_levels_pc_poly_local -ksp_view
 expect_error mg_poly_local_nojacobi '\-pc_poly_local needs an MPIAIJ operator' $MPIEXEC -n 2 "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=10 -ksp_type gmres -pc_type poly -pc_poly_jacobi 0 -pc_poly_local
 # PCPOLY on an empty operator (here bjacobi's block of a rank that GAMG's coarse levels left without rows): no
 # eigenvalue estimate, nothing to apply (it stopped with "estimated bounds [0., 0.]")

@@ -31,6 +31,7 @@ PetscLogEvent     PC_Poly_SetUp, PC_Poly_Fused;
 
 #define PCPOLY_MAX_DEGREE 1000
 #define PCPOLY_NWORK      5
+#define PCPOLY_LOCAL_MAX_WEIGHT 0.05 /* -pc_poly_local_max_weight: see PCSetUp_Poly() */
 
 typedef struct {
   PCPolyType type;
@@ -70,6 +71,8 @@ typedef struct {
   Mat              Ad;          /* local on several ranks: the operator's diagonal block (not referenced), else NULL */
   Vec              lv[2];       /* local: sequential views of a product's two vectors */
   Vec              l1;          /* local: sgn(D) L D_l1^-1, the diagonal that the l1 term adds to D_l1^-1 A_d */
+  PetscReal        lmax;        /* -pc_poly_local_max_weight: the largest off-process weight for the local polynomial */
+  PetscReal        lused;       /* the operator's off-process weight at the last setup (-1: not computed) */
   Vec       *work; /* PCPOLY_NWORK work vectors */
   PetscRandom rand;
 } PC_Poly;
@@ -580,7 +583,8 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     PetscCall(MatCreateVecs(poly->A, &poly->dinv, NULL));
     PetscCall(VecDuplicateVecs(poly->dinv, PCPOLY_NWORK, &poly->work));
   }
-  poly->Ad = NULL;
+  poly->Ad    = NULL;
+  poly->lused = -1.0;
   if (poly->local) {
     PetscMPIInt size;
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)poly->A), &size));
@@ -599,17 +603,29 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
   if (poly->jacobi) { /* D^-1, zero diagonal entries replaced by 1 as in PCJACOBI, where the diagonal is (GPU or host);
                          -pc_poly_local: D_l1^-1 and the vector l1 */
     PetscInt nz;
+    Vec      L = NULL;
 
     PetscCall(MatGetDiagonal(poly->A, poly->dinv));
-    if (poly->Ad) {
-      Mat Ao;
-      Vec L;
+    if (poly->Ad) { /* the off-process weight f = sum L / sum |D|: the part of the operator the local polynomial leaves
+                       to the residuals; above -pc_poly_local_max_weight the whole operator's polynomial it is */
+      Mat       Ao;
+      PetscReal wl, wd;
       PetscCall(MatMPIAIJGetSeqAIJ(poly->A, NULL, &Ao, NULL));
       PetscCall(MatCreateVecs(Ao, NULL, &L));
       PetscCall(MatGetRowSumAbs(Ao, L));
-      PetscCall(PCPolyL1Diagonal(poly->dinv, L, poly->l1, &nz));
-      PetscCall(VecDestroy(&L));
-    } else PetscCall(PCPolyInvertDiagonal(poly->dinv, &nz));
+      PetscCall(VecNorm(L, NORM_1, &wl)); /* this rank's */
+      PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &wl, 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)pc)));
+      PetscCall(VecNorm(poly->dinv, NORM_1, &wd));
+      poly->lused = wd > 0 ? wl / wd : 0.0;
+      PetscCall(PetscInfo(pc, "-pc_poly_local: off-process weight %g (max %g) on %" PetscInt_FMT " rows: %s\n", (double)poly->lused, (double)poly->lmax, M, poly->lused <= poly->lmax ? "the local polynomial" : "the whole operator's"));
+      if (poly->lused > poly->lmax) {
+        poly->Ad = NULL;
+        PetscCall(VecDestroy(&L));
+      }
+    }
+    if (L) PetscCall(PCPolyL1Diagonal(poly->dinv, L, poly->l1, &nz));
+    else PetscCall(PCPolyInvertDiagonal(poly->dinv, &nz));
+    PetscCall(VecDestroy(&L));
     PetscCallMPI(MPIU_Allreduce(&nz, &poly->nzerodiag, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
     if (poly->nzerodiag) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
   }
@@ -1018,6 +1034,7 @@ static PetscErrorCode PCSetFromOptions_Poly(PC pc, PetscOptionItems PetscOptions
     poly->sresidual = (PetscBool)(prec == PC_POLY_PRECISION_SINGLE);
   }
   PetscCall(PetscOptionsBool("-pc_poly_local", "The polynomial's products with each process's diagonal block only (block Jacobi: no ghost values exchanged; residuals keep the whole operator)", "", poly->local, &poly->local, NULL));
+  PetscCall(PetscOptionsReal("-pc_poly_local_max_weight", "-pc_poly_local only on an operator whose off-process weight (sum of |off-process entries| / sum of |diagonal|) is at most this", "", poly->lmax, &poly->lmax, NULL));
   PetscCall(PetscOptionsBool("-pc_poly_gmres_add_roots", "Add copies of outlying harmonic Ritz values for stability (Loe-Morgan)", "", poly->addroots, &poly->addroots, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1060,7 +1077,9 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   if (poly->jacobi && poly->nzerodiag) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
-  if (poly->local) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with %s (-pc_poly_local)\n", poly->Ad ? "each process's diagonal block plus the l1 diagonal of its off-process entries: a block Jacobi polynomial, no ghost values exchanged" : "the whole operator (one process)"));
+  if (poly->local && poly->Ad) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with each process's diagonal block plus the l1 diagonal of its off-process entries: a block Jacobi polynomial, no ghost values exchanged (-pc_poly_local; off-process weight %g <= %g)\n", (double)poly->lused, (double)poly->lmax));
+  else if (poly->local && poly->lused >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with the whole operator: its off-process weight %g is above -pc_poly_local_max_weight %g\n", (double)poly->lused, (double)poly->lmax));
+  else if (poly->local) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with the whole operator (one process; -pc_poly_local)\n"));
   if (poly->S && !poly->suse) PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single asked, double used: the operator's own product (%.1f us) was faster than the fp32 copy's in format %s (%.1f us)\n", poly->sus[0], poly->sused, poly->sus[1]));
   else if (poly->S) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single (the polynomial's products with an fp32 copy of %s in format %s; transposed products in double)\n", poly->jacobi ? "D^-1 A" : "A", poly->sused));
@@ -1615,6 +1634,8 @@ PETSC_INTERN PetscErrorCode PCCreate_Poly(PC pc)
   poly->userdamping = 0.0;
   poly->addroots    = PETSC_TRUE;
   poly->snz         = -1;
+  poly->lmax        = PCPOLY_LOCAL_MAX_WEIGHT;
+  poly->lused       = -1.0;
 
   pc->ops->setup          = PCSetUp_Poly;
   pc->ops->apply          = PCApply_Poly;
