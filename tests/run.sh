@@ -343,7 +343,8 @@ expect_error mg_poly_bad_value  'Unknown option "half" for -mg_poly' "$BIN/ex56"
 # -pc_poly_local (the process-local l1 block Jacobi polynomial; no ghost exchange in the smoother's products): GAMG on a
 # scalar problem on 2 and 4 ranks in double and single converges in no more iterations than the default smoother
 # (without the l1 diagonal, 8 ranks gave DIVERGED_INDEFINITE_PC), ex19 (GMRES, nonsymmetric) on 2 ranks converges;
-# -ksp_view says which products; one rank: the whole operator; an operator it cannot split: a PETSc error
+# -ksp_view says which products; one rank: the whole operator; an operator it cannot split (not AIJ, or no Jacobi
+# scaling): the whole operator's polynomial, said in -ksp_view
 mg_poly_local() {
   local name=$1 np=$2 prec=$3; shift 3
   $MPIEXEC -n $np "$BIN/ex45" -dll_append "$LIB" "$@" > "$LOG/$name.default.log" 2>&1 || return 1
@@ -361,7 +362,7 @@ run mg_poly_local_one_rank      grep_run "products with the whole operator (one 
 # elasticity on 8 ranks of 1.5K rows: every level's off-process weight is above the default 0.05 (local smoothing took
 # 86 iterations where the whole operator's took 71 at -ne 23): the whole operator's polynomial, said in -ksp_view
 run mg_poly_local_max_weight    grep_run "its off-process weight 0.[0-9]* is above -pc_poly_local_max_weight 0.05" $MPIEXEC -n 8 "$BIN/ex56" -dll_append "$LIB" -ne 7 -ksp_type cg -pc_type gamg -mg_poly single -mg_levels_pc_poly_local -ksp_view
-expect_error mg_poly_local_nojacobi '\-pc_poly_local needs an MPIAIJ operator' $MPIEXEC -n 2 "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=10 -ksp_type gmres -pc_type poly -pc_poly_jacobi 0 -pc_poly_local
+run mg_poly_local_nojacobi      grep_run "whole operator: -pc_poly_local needs an MPIAIJ operator" $MPIEXEC -n 2 "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=10 -ksp_type gmres -pc_type poly -pc_poly_jacobi 0 -pc_poly_local -ksp_view
 # PCPOLY on an empty operator (here bjacobi's block of a rank that GAMG's coarse levels left without rows): no
 # eigenvalue estimate, nothing to apply (it stopped with "estimated bounds [0., 0.]")
 run poly_empty_block            grep_run "CONVERGED_RTOL" $MPIEXEC -n 2 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 64 -da_grid_y 64 -da_grid_z 64 -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1 -mg_levels_pc_type bjacobi -mg_levels_sub_ksp_type richardson -mg_levels_sub_ksp_max_it 1 -mg_levels_sub_pc_type poly -mg_levels_sub_pc_poly_type chebyshev -mg_levels_sub_pc_poly_precision single

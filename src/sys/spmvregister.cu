@@ -55,6 +55,7 @@ PetscErrorCode PetscSpMVMGPolyOption(void)
     {"-mg_levels_pc_poly_degree", "2"},
     {"-mg_levels_pc_poly_precision", nullptr},
     {"-mg_levels_pc_poly_residual_precision", nullptr}, /* the level residuals with the same copies */
+    {"-mg_levels_pc_poly_local", "true"},                /* several ranks: no ghost exchange on levels of off-process weight <= 0.05 */
   };
   PetscInt  p = 1;
   PetscBool set;
@@ -88,7 +89,9 @@ PetscErrorCode PetscSpMVMGPolyOption(void)
   option `-mg_poly double|single`: the polynomial smoother (`PCPOLY`, chebyshev of degree 2, one richardson step)
   on every multigrid level, i.e. the options -mg_levels_ksp_type richardson -mg_levels_ksp_max_it 1
   -mg_levels_pc_type poly -mg_levels_pc_poly_type chebyshev -mg_levels_pc_poly_degree 2
-  -mg_levels_pc_poly_precision double|single -mg_levels_pc_poly_residual_precision double|single, each where not given.
+  -mg_levels_pc_poly_precision double|single -mg_levels_pc_poly_residual_precision double|single
+  -mg_levels_pc_poly_local, each where not given (the last matters on several processes only: levels whose off-process
+  weight is at most -mg_levels_pc_poly_local_max_weight, 0.05, smooth with their own rows' l1 block, no ghost exchange).
 
 .seealso: `MatSetType()`, `MATBRC`, `MatSpMVVerify()`, `PCPOLY`
 @*/

@@ -72,6 +72,10 @@ case " $what " in *" single "*|*" all "*)
   grep -c "MatResidual() of the operator with the fp32 copy" "$OUT/spmv_gpu_mg_poly_ex56.log"
   step aijcusparse_gpu_mg_poly_ex45 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -dm_vec_type cuda -dm_mat_type aijcusparse -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -mg_poly single -ksp_converged_reason
   step spmv_mg_poly_memcheck  memcheck_ours compute-sanitizer --tool memcheck --leak-check full "$BIN/ex56" -dll_append "$LIB" -ne 7 -mat_type spmv -ksp_type cg -pc_type gamg -mg_poly single -ksp_converged_reason
+  # two ranks: -mg_poly's process-local l1 smoothing on the levels of small off-process weight (-pc_poly_local), and memcheck
+  step spmv_mg_poly_local_ex45_n2 mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/ex45" -dll_append "$LIB" -da_grid_x 64 -da_grid_y 64 -da_grid_z 64 -dm_vec_type cuda -dm_mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -mg_poly single -ksp_converged_reason -ksp_view
+  grep -c "plus the l1 diagonal of its off-process entries" "$OUT/spmv_mg_poly_local_ex45_n2.log"
+  step mg_poly_local_memcheck_n2 mpiexec -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 20 -da_grid_y 20 -da_grid_z 20 -dm_vec_type cuda -dm_mat_type aijcusparse -ksp_type cg -pc_type gamg -mg_poly single -mg_levels_pc_poly_local_max_weight 1 -ksp_converged_reason
 esac
 case " $what " in *" sanitize "*|*" all "*)
   export PETSC_OPTIONS="$BASE_OPTIONS $W0"

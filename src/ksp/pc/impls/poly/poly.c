@@ -591,9 +591,12 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
     if (size > 1) {
       PetscBool aij;
       PetscCall(PetscStrbeginswith(((PetscObject)poly->A)->type_name, MATMPIAIJ, &aij));
-      PetscCheck(aij && poly->jacobi, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_poly_local needs an MPIAIJ operator (or one derived from it, not %s) and the Jacobi scaling (-pc_poly_jacobi)", ((PetscObject)poly->A)->type_name);
-      PetscCall(MatMPIAIJGetSeqAIJ(poly->A, &poly->Ad, NULL, NULL));
-      if (!poly->lv[0]) {
+      if (aij && poly->jacobi) PetscCall(MatMPIAIJGetSeqAIJ(poly->A, &poly->Ad, NULL, NULL));
+      else { /* as the fp32 copy, a request the operator cannot serve falls back to the whole operator and says so */
+        poly->lused = -2.0;
+        PetscCall(PetscInfo(pc, "-pc_poly_local needs an MPIAIJ operator (or one derived from it, not %s) and the Jacobi scaling: the whole operator's polynomial\n", ((PetscObject)poly->A)->type_name));
+      }
+      if (poly->Ad && !poly->lv[0]) {
         PetscCall(VecCreateLocalVector(poly->dinv, &poly->lv[0]));
         PetscCall(VecCreateLocalVector(poly->dinv, &poly->lv[1]));
         PetscCall(VecDuplicate(poly->dinv, &poly->l1));
@@ -1078,6 +1081,7 @@ static PetscErrorCode PCView_Poly(PC pc, PetscViewer viewer)
   }
   if (poly->jacobi && poly->nzerodiag) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));
   if (poly->local && poly->Ad) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with each process's diagonal block plus the l1 diagonal of its off-process entries: a block Jacobi polynomial, no ghost values exchanged (-pc_poly_local; off-process weight %g <= %g)\n", (double)poly->lused, (double)poly->lmax));
+  else if (poly->local && poly->lused == -2.0) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with the whole operator: -pc_poly_local needs an MPIAIJ operator and the Jacobi scaling\n"));
   else if (poly->local && poly->lused >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with the whole operator: its off-process weight %g is above -pc_poly_local_max_weight %g\n", (double)poly->lused, (double)poly->lmax));
   else if (poly->local) PetscCall(PetscViewerASCIIPrintf(viewer, "  products with the whole operator (one process; -pc_poly_local)\n"));
   if (poly->S && !poly->suse) PetscCall(PetscViewerASCIIPrintf(viewer, "  precision: single asked, double used: the operator's own product (%.1f us) was faster than the fp32 copy's in format %s (%.1f us)\n", poly->sus[0], poly->sused, poly->sus[1]));
