@@ -626,8 +626,7 @@ static PetscErrorCode PCSetUp_Poly(PC pc)
         PetscCall(VecDestroy(&L));
       }
     }
-    if (L) PetscCall(PCPolyL1Diagonal(poly->dinv, L, poly->l1, &nz));
-    else PetscCall(PCPolyInvertDiagonal(poly->dinv, &nz));
+    PetscCall(PCPolyInvertDiagonal(poly->dinv, L, L ? poly->l1 : NULL, &nz));
     PetscCall(VecDestroy(&L));
     PetscCallMPI(MPIU_Allreduce(&nz, &poly->nzerodiag, 1, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
     if (poly->nzerodiag) PetscCall(PetscInfo(pc, "%" PetscInt_FMT " zero diagonal entries replaced by 1\n", poly->nzerodiag));

@@ -1,6 +1,7 @@
 /*
-   PCPOLY's one device routine: D^-1 from the diagonal where the vector lives (a CUDA vector on the GPU: no host
-   round trip of the diagonal at every setup, e.g. on every level of a multigrid hierarchy after a Newton step).
+   PCPOLY's device routines: D^-1 (and -pc_poly_local's l1 diagonal) from the diagonal where the vector lives (a CUDA
+   vector on the GPU: no host round trip of the diagonal at every setup, e.g. on every level of a multigrid hierarchy
+   after a Newton step), and the fused vector updates of a smoothing step.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscvec.h>
@@ -11,73 +12,19 @@
 
 namespace
 {
-/* d[i] -> 1/d[i], zero entries -> 1 (as PCJACOBI), counted */
-__global__ void InvertDiagonal(PetscInt n, PetscScalar *__restrict__ d, unsigned long long *__restrict__ nzero)
+/* d <- 1/(d + sgn(d) L) (L optional: 0), zero entries -> 1 (as PCJACOBI), counted; l (optional) <- sgn(d) L / (d + sgn(d) L) */
+__global__ void InvertDiagonal(PetscInt n, PetscScalar *__restrict__ d, const PetscScalar *__restrict__ L, PetscScalar *__restrict__ l, unsigned long long *__restrict__ nzero)
 {
   unsigned long long cnt = 0;
   for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
-    const PetscScalar v = d[i];
-    if (v == 0.0) {
-      d[i] = 1.0;
-      cnt++;
-    } else d[i] = 1.0 / v;
-  }
-  if (cnt) atomicAdd(nzero, cnt);
-}
-} // namespace
-
-/* d <- D^-1 in place, zero diagonal entries replaced by 1; *nzero: how many on this process */
-PetscErrorCode PCPolyInvertDiagonal(Vec d, PetscInt *nzero)
-{
-  PetscScalar *a;
-  PetscMemType mt;
-  PetscInt     n;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(d, &n));
-  PetscCall(VecGetArrayAndMemType(d, &a, &mt));
-  *nzero = 0;
-  if (PetscMemTypeDevice(mt)) {
-    cudaStream_t        s;
-    unsigned long long *dz, hz = 0;
-    PetscCall(PetscGetCurrentCUDAStream(&s));
-    PetscCall(spmv::DeviceAlloc(&dz, 1, nullptr, s));
-    PetscCallCUDA(cudaMemsetAsync(dz, 0, sizeof(*dz), s));
-    if (n) {
-      InvertDiagonal<<<spmv::GridFor(n, 256, 4096), 256, 0, s>>>(n, a, dz);
-      PetscCallCUDA(cudaGetLastError());
-    }
-    PetscCallCUDA(cudaMemcpyAsync(&hz, dz, sizeof(hz), cudaMemcpyDeviceToHost, s));
-    PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({dz}, s));
-    *nzero = (PetscInt)hz;
-  } else {
-    for (PetscInt i = 0; i < n; i++) {
-      if (a[i] == 0.0) {
-        a[i] = 1.0;
-        (*nzero)++;
-      } else a[i] = 1.0 / a[i];
-    }
-  }
-  PetscCall(VecRestoreArrayAndMemType(d, &a));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-namespace
-{
-/* the l1 diagonal of -pc_poly_local: d <- 1/(d + sgn(d) L) (zero -> 1, counted), l <- sgn(d) L / (d + sgn(d) L) */
-__global__ void L1Diagonal(PetscInt n, PetscScalar *__restrict__ d, const PetscScalar *__restrict__ L, PetscScalar *__restrict__ l, unsigned long long *__restrict__ nzero)
-{
-  unsigned long long cnt = 0;
-  for (PetscInt i = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; i < n; i += (PetscInt)gridDim.x * blockDim.x) {
-    const PetscScalar sl = spmv::RealPart(d[i]) < 0 ? -L[i] : L[i], v = d[i] + sl;
+    const PetscScalar sl = L ? (spmv::RealPart(d[i]) < 0 ? -L[i] : L[i]) : PetscScalar(0), v = d[i] + sl;
     if (v == PetscScalar(0)) {
       d[i] = 1.0;
-      l[i] = 0.0;
+      if (l) l[i] = 0.0;
       cnt++;
     } else {
       d[i] = PetscScalar(1.0) / v;
-      l[i] = sl / v;
+      if (l) l[i] = sl / v;
     }
   }
   if (cnt) atomicAdd(nzero, cnt);
@@ -90,31 +37,35 @@ __global__ void DiagonalAdd(PetscInt n, const PetscScalar *__restrict__ l, const
 }
 } // namespace
 
-/* -pc_poly_local's l1 scaling (Baker, Falgout, Kolev, Yang, "Multigrid smoothers for ultraparallel computing", SIAM J.
-   Sci. Comput. 33 (2011)): with L = the row sums of |off-process entries|, the local operator is A_d + sgn(D) L, its
-   diagonal D + sgn(D) L. d holds D on entry, D_l1^-1 on return (zero entries replaced by 1 and counted in *nzero); l
-   gets sgn(D) L D_l1^-1, the diagonal that D_l1^-1 (A_d + sgn(D) L) adds to D_l1^-1 A_d. L has d's local layout. */
-PetscErrorCode PCPolyL1Diagonal(Vec d, Vec L, Vec l, PetscInt *nzero)
+/* d <- D^-1 in place, zero diagonal entries replaced by 1; *nzero: how many on this process. With L (-pc_poly_local's
+   l1 scaling; Baker, Falgout, Kolev, Yang, "Multigrid smoothers for ultraparallel computing", SIAM J. Sci. Comput. 33
+   (2011)): L = the row sums of |off-process entries| (d's local layout), the local operator is A_d + sgn(D) L, d gets
+   D_l1^-1 = (D + sgn(D) L)^-1 and l gets sgn(D) L D_l1^-1, the diagonal that D_l1^-1 (A_d + sgn(D) L) adds to
+   D_l1^-1 A_d. Where the diagonal is: on the GPU for CUDA vectors, no host round trip. */
+PetscErrorCode PCPolyInvertDiagonal(Vec d, Vec L, Vec l, PetscInt *nzero)
 {
-  PetscScalar *a, *la;
-  const PetscScalar *La;
-  PetscMemType mt, mL, ml;
-  PetscInt     n;
+  PetscScalar       *a, *la = NULL;
+  const PetscScalar *La = NULL;
+  PetscMemType       mt, mL = PETSC_MEMTYPE_HOST, ml = PETSC_MEMTYPE_HOST;
+  PetscInt           n;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(d, &n));
   PetscCall(VecGetArrayAndMemType(d, &a, &mt));
-  PetscCall(VecGetArrayReadAndMemType(L, &La, &mL));
-  PetscCall(VecGetArrayWriteAndMemType(l, &la, &ml));
+  if (L) {
+    PetscCall(VecGetArrayReadAndMemType(L, &La, &mL));
+    PetscCall(VecGetArrayWriteAndMemType(l, &la, &ml));
+    PetscCheck(PetscMemTypeDevice(mt) == PetscMemTypeDevice(mL) && PetscMemTypeDevice(mt) == PetscMemTypeDevice(ml), PETSC_COMM_SELF, PETSC_ERR_SUP, "The diagonal and the off-process row sums must live in the same memory");
+  }
   *nzero = 0;
-  if (PetscMemTypeDevice(mt) && PetscMemTypeDevice(mL) && PetscMemTypeDevice(ml)) {
+  if (PetscMemTypeDevice(mt)) {
     cudaStream_t        s;
     unsigned long long *dz, hz = 0;
     PetscCall(PetscGetCurrentCUDAStream(&s));
     PetscCall(spmv::DeviceAlloc(&dz, 1, nullptr, s));
     PetscCallCUDA(cudaMemsetAsync(dz, 0, sizeof(*dz), s));
     if (n) {
-      L1Diagonal<<<spmv::GridFor(n, 256, 4096), 256, 0, s>>>(n, a, La, la, dz);
+      InvertDiagonal<<<spmv::GridFor(n, 256, 4096), 256, 0, s>>>(n, a, La, la, dz);
       PetscCallCUDA(cudaGetLastError());
     }
     PetscCallCUDA(cudaMemcpyAsync(&hz, dz, sizeof(hz), cudaMemcpyDeviceToHost, s));
@@ -122,21 +73,22 @@ PetscErrorCode PCPolyL1Diagonal(Vec d, Vec L, Vec l, PetscInt *nzero)
     PetscCall(spmv::DeviceFree({dz}, s));
     *nzero = (PetscInt)hz;
   } else {
-    PetscCheck(!PetscMemTypeDevice(mt) && !PetscMemTypeDevice(mL) && !PetscMemTypeDevice(ml), PETSC_COMM_SELF, PETSC_ERR_SUP, "The diagonal and the off-process row sums must live in the same memory");
     for (PetscInt i = 0; i < n; i++) {
-      const PetscScalar sl = PetscRealPart(a[i]) < 0 ? -La[i] : La[i], v = a[i] + sl;
+      const PetscScalar sl = La ? (PetscRealPart(a[i]) < 0 ? -La[i] : La[i]) : PetscScalar(0), v = a[i] + sl;
       if (v == PetscScalar(0)) {
-        a[i]  = 1.0;
-        la[i] = 0.0;
+        a[i] = 1.0;
+        if (la) la[i] = 0.0;
         (*nzero)++;
       } else {
-        a[i]  = PetscScalar(1.0) / v;
-        la[i] = sl / v;
+        a[i] = PetscScalar(1.0) / v;
+        if (la) la[i] = sl / v;
       }
     }
   }
-  PetscCall(VecRestoreArrayWriteAndMemType(l, &la));
-  PetscCall(VecRestoreArrayReadAndMemType(L, &La));
+  if (L) {
+    PetscCall(VecRestoreArrayWriteAndMemType(l, &la));
+    PetscCall(VecRestoreArrayReadAndMemType(L, &La));
+  }
   PetscCall(VecRestoreArrayAndMemType(d, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -232,36 +184,52 @@ struct Arrays {
 };
 } // namespace
 
-/* z = s .* b - w (s, w may be NULL); d = y = z / theta: the start of a Chebyshev smoothing step (b: the right-hand
-   side with w = B32 x, or the residual with w = NULL; s = D^-1 or NULL) */
-PetscErrorCode PCPolyChebyshevStart(Vec b, Vec w, Vec s, PetscReal theta, Vec z, Vec d, Vec y)
+/* One fused vector operation over the local entries of the vectors in `list` (n of them, counted on `sized`): on the
+   device dev(stream, n, arrays) launches its kernel, on the host host(n, arrays) loops; logged as PC_Poly_Fused with
+   flops per entry */
+template <class Dev, class Host>
+static PetscErrorCode Fused(Vec sized, std::initializer_list<std::pair<Vec, bool>> list, PetscLogDouble flops, Dev dev, Host host)
 {
   Arrays   A;
   PetscInt n;
 
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(z, &n));
+  PetscCall(VecGetLocalSize(sized, &n));
   PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
-  PetscCall(A.Get({{b, false}, {w, false}, {s, false}, {z, true}, {d, true}, {y, true}}));
+  PetscCall(A.Get(list));
   if (A.dev) {
     cudaStream_t st;
     PetscCall(PetscGetCurrentCUDAStream(&st));
     PetscCall(PetscLogGpuTimeBegin());
-    if (n) ChebStart<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2], 1.0 / theta, A.a[3], A.a[4], A.a[5]);
+    if (n) dev(st, n, A.a);
     PetscCall(PetscLogGpuTimeEnd());
     PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscLogGpuFlops(4.0 * n));
+    PetscCall(PetscLogGpuFlops(flops * n));
   } else {
-    for (PetscInt i = 0; i < n; i++) {
-      PetscScalar v = A.a[2] ? A.a[2][i] * A.a[0][i] : A.a[0][i];
-      if (A.a[1]) v -= A.a[1][i];
-      A.a[3][i] = v;
-      A.a[4][i] = A.a[5][i] = v / theta;
-    }
-    PetscCall(PetscLogFlops(4.0 * n));
+    host(n, A.a);
+    PetscCall(PetscLogFlops(flops * n));
   }
   PetscCall(A.Restore());
   PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* z = s .* b - w (s, w may be NULL); d = y = z / theta: the start of a Chebyshev smoothing step (b: the right-hand
+   side with w = B32 x, or the residual with w = NULL; s = D^-1 or NULL) */
+PetscErrorCode PCPolyChebyshevStart(Vec b, Vec w, Vec s, PetscReal theta, Vec z, Vec d, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(Fused(
+    z, {{b, false}, {w, false}, {s, false}, {z, true}, {d, true}, {y, true}}, 4.0,
+    [&](cudaStream_t st, PetscInt n, PetscScalar **a) { ChebStart<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, a[0], a[1], a[2], 1.0 / theta, a[3], a[4], a[5]); },
+    [&](PetscInt n, PetscScalar **a) {
+      for (PetscInt i = 0; i < n; i++) {
+        PetscScalar v = a[2] ? a[2][i] * a[0][i] : a[0][i];
+        if (a[1]) v -= a[1][i];
+        a[3][i] = v;
+        a[4][i] = a[5][i] = v / theta;
+      }
+    }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -269,34 +237,20 @@ PetscErrorCode PCPolyChebyshevStart(Vec b, Vec w, Vec s, PetscReal theta, Vec z,
    mode 0: y += d; 1: x += y + d; 2: x = y + d (x unused in mode 0) */
 PetscErrorCode PCPolyChebyshevUpdate(Vec z, Vec w, Vec s, Vec l, PetscReal a, PetscReal bc, PetscReal c, Vec d, Vec y, Vec x, PetscInt mode)
 {
-  Arrays   A;
-  PetscInt n;
-
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(z, &n));
-  PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
-  PetscCall(A.Get({{z, false}, {w, false}, {s, false}, {d, mode == 0}, {y, mode == 0}, {mode ? x : NULL, true}, {l, false}}));
-  if (A.dev) {
-    cudaStream_t st;
-    PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCall(PetscLogGpuTimeBegin());
-    if (n) ChebUpdate<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2], A.a[6], a, bc, c, A.a[3], A.a[4], A.a[5], (int)mode);
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscLogGpuFlops(7.0 * n));
-  } else {
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscScalar bw = (A.a[2] ? A.a[2][i] * A.a[1][i] : A.a[1][i]) + (A.a[6] ? A.a[6][i] * A.a[4][i] : PetscScalar(0));
-      const PetscScalar dn = a * A.a[0][i] + bc * bw + c * A.a[3][i];
-      const PetscScalar yn = A.a[4][i] + dn;
-      if (mode == 0) A.a[3][i] = dn, A.a[4][i] = yn;
-      else if (mode == 1) A.a[5][i] += yn;
-      else A.a[5][i] = yn;
-    }
-    PetscCall(PetscLogFlops(7.0 * n));
-  }
-  PetscCall(A.Restore());
-  PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
+  PetscCall(Fused(
+    z, {{z, false}, {w, false}, {s, false}, {d, mode == 0}, {y, mode == 0}, {mode ? x : NULL, true}, {l, false}}, 7.0,
+    [&](cudaStream_t st, PetscInt n, PetscScalar **v) { ChebUpdate<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, v[0], v[1], v[2], v[6], a, bc, c, v[3], v[4], v[5], (int)mode); },
+    [&](PetscInt n, PetscScalar **v) {
+      for (PetscInt i = 0; i < n; i++) {
+        const PetscScalar bw = (v[2] ? v[2][i] * v[1][i] : v[1][i]) + (v[6] ? v[6][i] * v[4][i] : PetscScalar(0));
+        const PetscScalar dn = a * v[0][i] + bc * bw + c * v[3][i];
+        const PetscScalar yn = v[4][i] + dn;
+        if (mode == 0) v[3][i] = dn, v[4][i] = yn;
+        else if (mode == 1) v[5][i] += yn;
+        else v[5][i] = yn;
+      }
+    }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -304,53 +258,23 @@ PetscErrorCode PCPolyChebyshevUpdate(Vec z, Vec w, Vec s, Vec l, PetscReal a, Pe
    with the fp32 copy, -pc_poly_residual_precision single) */
 PetscErrorCode PCPolyResidualFinish(Vec b, Vec s, Vec w)
 {
-  Arrays   A;
-  PetscInt n;
-
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(w, &n));
-  PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
-  PetscCall(A.Get({{b, false}, {s, false}, {w, true}}));
-  if (A.dev) {
-    cudaStream_t st;
-    PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCall(PetscLogGpuTimeBegin());
-    if (n) ResidualFinish<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2]);
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscLogGpuFlops(2.0 * n));
-  } else {
-    for (PetscInt i = 0; i < n; i++) A.a[2][i] = A.a[0][i] - (A.a[1] ? A.a[2][i] / A.a[1][i] : A.a[2][i]);
-    PetscCall(PetscLogFlops(2.0 * n));
-  }
-  PetscCall(A.Restore());
-  PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
+  PetscCall(Fused(
+    w, {{b, false}, {s, false}, {w, true}}, 2.0, [](cudaStream_t st, PetscInt n, PetscScalar **a) { ResidualFinish<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, a[0], a[1], a[2]); },
+    [](PetscInt n, PetscScalar **a) {
+      for (PetscInt i = 0; i < n; i++) a[2][i] = a[0][i] - (a[1] ? a[2][i] / a[1][i] : a[2][i]);
+    }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* w += l .* v (the l1 diagonal of -pc_poly_local after a diagonal-block product) */
 PetscErrorCode PCPolyDiagonalAdd(Vec l, Vec v, Vec w)
 {
-  Arrays   A;
-  PetscInt n;
-
   PetscFunctionBegin;
-  PetscCall(VecGetLocalSize(w, &n));
-  PetscCall(PetscLogEventBegin(PC_Poly_Fused, 0, 0, 0, 0));
-  PetscCall(A.Get({{l, false}, {v, false}, {w, true}}));
-  if (A.dev) {
-    cudaStream_t st;
-    PetscCall(PetscGetCurrentCUDAStream(&st));
-    PetscCall(PetscLogGpuTimeBegin());
-    if (n) DiagonalAdd<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, A.a[0], A.a[1], A.a[2]);
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCallCUDA(cudaGetLastError());
-    PetscCall(PetscLogGpuFlops(2.0 * n));
-  } else {
-    for (PetscInt i = 0; i < n; i++) A.a[2][i] += A.a[0][i] * A.a[1][i];
-    PetscCall(PetscLogFlops(2.0 * n));
-  }
-  PetscCall(A.Restore());
-  PetscCall(PetscLogEventEnd(PC_Poly_Fused, 0, 0, 0, 0));
+  PetscCall(Fused(
+    w, {{l, false}, {v, false}, {w, true}}, 2.0, [](cudaStream_t st, PetscInt n, PetscScalar **a) { DiagonalAdd<<<spmv::GridFor(n, 256, 8192), 256, 0, st>>>(n, a[0], a[1], a[2]); },
+    [](PetscInt n, PetscScalar **a) {
+      for (PetscInt i = 0; i < n; i++) a[2][i] += a[0][i] * a[1][i];
+    }));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
