@@ -35,10 +35,10 @@ static const char help[] = "Assembly benchmark: the cost of filling and re-filli
 
 #define MAXTYPES 16
 #define NAPI     6
-#define NOPS     9
+#define NOPS     10
 
 static const char *ApiNames[NAPI] = {"entry", "row", "blocked", "stencil", "local", "coo"};
-static const char *OpNames[NOPS]  = {"firstmult", "getrow", "duplicate", "copy", "convert_to_aij", "convert_from_aij", "getarray", "zeroentries", "create_destroy"};
+static const char *OpNames[NOPS]  = {"firstmult", "getrow", "duplicate", "copy", "convert_to_aij", "convert_from_aij", "getarray", "zeroentries", "create_destroy", "dmcreate"};
 static const char *PluginTypes[]  = {MATSPMV, MATBRC, MATSURAA, MATCCOO, MATARGCSR, MATSEGSUM};
 
 typedef struct {
@@ -475,6 +475,22 @@ static PetscErrorCode Ops(Ctx *c, Mat A, const char *type, PetscBool *want, Row 
     PetscCall(Toc(c, t0, &dt));
     ADD("create_destroy", 20 * reps, dt, -1.0);
   }
+  if (want[9]) { /* dmcreate: DMCreateMatrix of a 3D DMDA with about as many rows as the 2D grid */
+    double   dt, dd;
+    PetscInt m = PetscMax(2, (PetscInt)(PetscPowReal((PetscReal)c->n, 2.0 / 3.0) + 0.5));
+    DM       da;
+    PetscCall(DMDACreate3d(c->comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, m, m, m, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+    PetscCall(DMSetUp(da));
+    PetscCall(DMSetMatType(da, type));
+    PetscCall(Tic(c, &t0));
+    PetscCall(DMCreateMatrix(da, &B));
+    PetscCall(Toc(c, t0, &dt));
+    PetscCall(Tic(c, &t0));
+    PetscCall(MatDestroy(&B));
+    PetscCall(Toc(c, t0, &dd));
+    PetscCall(DMDestroy(&da));
+    ADD("dmcreate", 1, dt, dd);
+  }
 #undef ADD
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -576,7 +592,7 @@ int main(int argc, char **argv)
   PetscOptionsBegin(c.comm, NULL, "Assembly benchmark options", NULL);
   PetscCall(PetscOptionsInt("-n", "Grid points a side (n^2 rows)", NULL, c.n, &c.n, NULL));
   PetscCall(PetscOptionsString("-types", "Matrix types, ',' separated (default: aijcusparse, aij without a GPU, then the plugin types)", NULL, typestr, typestr, sizeof(typestr), &typesset));
-  PetscCall(PetscOptionsString("-tests", "APIs and operations, ',' separated (default: all): entry,row,blocked,stencil,local,coo,firstmult,getrow,duplicate,copy,convert_to_aij,convert_from_aij,getarray,zeroentries,create_destroy", NULL, tests, tests, sizeof(tests), &testsset));
+  PetscCall(PetscOptionsString("-tests", "APIs and operations, ',' separated (default: all): entry,row,blocked,stencil,local,coo,firstmult,getrow,duplicate,copy,convert_to_aij,convert_from_aij,getarray,zeroentries,create_destroy,dmcreate", NULL, tests, tests, sizeof(tests), &testsset));
   PetscCall(PetscOptionsInt("-bs", "Block size of the blocked API (1..8)", NULL, c.bs, &c.bs, NULL));
   PetscCall(PetscOptionsInt("-reps", "Repetitions of the operations (getarray: 100x, create_destroy: 20x)", NULL, c.reps, &c.reps, NULL));
   PetscCall(PetscOptionsInt("-rounds", "Rounds over all types (interleaved, so that no type is always measured first); the minimum time of each is kept", NULL, rounds, &rounds, NULL));
