@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GPU checks, run on the GPU machine from the repository root, after `make gpu` here packed .dev/bundle.tar.xz
 # (PETSc, its runtime libraries, build/ and the matrices). Writes logs to $OUT (default /tmp/gpu-out).
-#   tests/gpu/run.sh [check|single|sanitize|ex19|spmv|pcs|mpi|bench|all]...
+#   tests/gpu/run.sh [check|single|nofit|sanitize|ex19|spmv|pcs|mpi|bench|all]...
 set -u
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
@@ -76,6 +76,28 @@ case " $what " in *" single "*|*" all "*)
   step spmv_mg_poly_local_ex45_n2 mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/ex45" -dll_append "$LIB" -da_grid_x 64 -da_grid_y 64 -da_grid_z 64 -dm_vec_type cuda -dm_mat_type spmv -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -mg_poly single -ksp_converged_reason -ksp_view
   grep -c "plus the l1 diagonal of its off-process entries" "$OUT/spmv_mg_poly_local_ex45_n2.log"
   step mg_poly_local_memcheck_n2 mpiexec -n 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$BIN/ex45" -dll_append "$LIB" -da_grid_x 20 -da_grid_y 20 -da_grid_z 20 -dm_vec_type cuda -dm_mat_type aijcusparse -ksp_type cg -pc_type gamg -mg_poly single -mg_levels_pc_poly_local_max_weight 1 -ksp_converged_reason
+esac
+case " $what " in *" nofit "*|*" all "*)
+  # out of device memory (the library's pool capped by -mat_spmv_device_memory_max): a format that does not fit keeps
+  # the parent's product. Products equal to AIJ's (test_matops), ex19 with aijcusparse's iterations on 1 and 2 ranks,
+  # the fallback reported (-info, -mat_view), memcheck of the fallback
+  for T in $TYPES; do
+    step ${T}_nofit_matops "$BIN/test_matops" -type $T -mat_spmv_device_memory_max 1 -mat_spmv_wait 0 -info :mat
+    echo "  fallbacks: $(grep -c "does not fit in device memory" "$OUT/${T}_nofit_matops.log")"
+  done
+  its() { grep -h "Linear solve converged" "$@" | awk '{print $NF}' | tr '\n' ' '; }
+  X19="-da_grid_x 256 -da_grid_y 256 -dm_vec_type cuda -ksp_converged_reason -snes_converged_reason"
+  step aijcusparse_nofit_ex19 "$BIN/ex19" -dll_append "$LIB" $X19 -dm_mat_type aijcusparse
+  step aijcusparse_nofit_ex19_n2 mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/ex19" -dll_append "$LIB" $X19 -dm_mat_type aijcusparse
+  for T in brc spmv; do
+    step ${T}_nofit_ex19 "$BIN/ex19" -dll_append "$LIB" $X19 -dm_mat_type $T -mat_spmv_wait 0 -mat_spmv_device_memory_max 2 -info :mat -mat_view ::ascii_info
+    step ${T}_nofit_ex19_n2 mpiexec -n 2 tests/gpu/one_gpu_per_rank.sh "$BIN/ex19" -dll_append "$LIB" $X19 -dm_mat_type $T -mat_spmv_wait 0 -mat_spmv_device_memory_max 2 -info :mat
+    for r in "" _n2; do
+      step ${T}_nofit_ex19${r}_same bash -c '[ "$1" = "$2" ] && [ -n "$1" ] && grep -q "does not fit in device memory" "$3"' _ "$(its "$OUT/aijcusparse_nofit_ex19$r.log")" "$(its "$OUT/${T}_nofit_ex19$r.log")" "$OUT/${T}_nofit_ex19$r.log"
+    done
+  done
+  grep -m2 "did not fit in device memory" "$OUT/brc_nofit_ex19.log"
+  step nofit_memcheck memcheck_ours compute-sanitizer --tool memcheck --leak-check full "$BIN/test_matops" -type brc -mat_spmv_device_memory_max 1
 esac
 case " $what " in *" sanitize "*|*" all "*)
   export PETSC_OPTIONS="$BASE_OPTIONS $W0"

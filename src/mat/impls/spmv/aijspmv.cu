@@ -78,6 +78,8 @@ struct Mat_SeqAIJSpMV : SpMVOverlay {
   PetscBool        built         = PETSC_FALSE; /* the format holds the current matrix */
   PetscBool        onhost        = PETSC_FALSE; /* ... built by the host reference */
   bool             ondevice      = false;       /* built on the GPU at least once: may hold device memory */
+  PetscBool        nofit         = PETSC_FALSE; /* the format's GPU build ran out of device memory: the parent's product
+                                                   until the nonzero pattern changes (Sync) */
   PetscObjectState state = 0, nzstate = 0;
   const void      *data = nullptr;                /* the implementation data it was built from (MatHeaderMerge) */
   const int       *di = nullptr, *dj = nullptr;   /* the device CSR the format was built from */
@@ -495,6 +497,10 @@ PetscErrorCode SpMVSetFromOptions(Mat A, const char *typename_, const SpMVFormat
   PetscCall(PetscSNPrintf(title, sizeof(title), "Options for %s matrices (%s)", typename_, info->title));
   PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, title, "Mat");
   PetscCall(PetscOptionsBool("-mat_spmv_host_reference", "Run the format's host reference for the products (testing, debugging) instead of the GPU kernels, or, without a GPU, instead of the parent's SeqAIJ product", "MatSetType", *hostref, hostref, NULL));
+  { /* read by the device memory pool (spmvdevice.cu), once per process, without a prefix: listed here for -help */
+    PetscInt mb = 0;
+    PetscCall(PetscOptionsInt("-mat_spmv_device_memory_max", "Device memory (MB) the library's formats may hold on a GPU (0: no cap; process-wide, read without the prefix when the first format is built there): a format that does not fit keeps the parent's product", "MatSetType", mb, &mb, NULL));
+  }
   if (productformat) PetscCall(PetscOptionsBool("-mat_spmv_product_format", "Matrix products with this matrix as the first operand (MatPtAP in GAMG: the coarse operators) get its format instead of staying aijcusparse", "MatProductCreate", *productformat, productformat, NULL));
   PetscCall(fmt->SetFromOptions(PetscOptionsObject));
   PetscOptionsEnd();
@@ -579,6 +585,33 @@ PetscErrorCode Mat_SeqAIJSpMV::Release()
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the error handler around a format's GPU build: out of memory (PETSC_ERR_MEM, spmv::DeviceAlloc) passes silently, the
+   caller keeps the parent's product; any other error is reported as PETSc's default handler reports it */
+PetscErrorCode QuietOutOfMemory(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+{
+  if (n == PETSC_ERR_MEM) return n;
+  return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
+}
+
+/* A new layout on the GPU, or none when it does not fit in device memory (c->nofit: the products are the parent's,
+   as aijcusparse's, until the next pattern; a matrix that fits for aijcusparse never fails for want of ours) */
+PetscErrorCode BuildDeviceOrNone(Mat A, Mat_SeqAIJSpMV *c, const SpMVDeviceCsr &d, cudaStream_t s)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(PetscPushErrorHandler(QuietOutOfMemory, nullptr));
+  ierr = c->fmt->BuildDevice(d, s);
+  PetscCall(PetscPopErrorHandler());
+  c->nofit = (PetscBool)(ierr == PETSC_ERR_MEM);
+  if (c->nofit) {
+    PetscCall(c->fmt->ReleaseDevice());
+    PetscCall(spmv::TrimPool());
+    PetscCall(PetscInfo(A, "%s: the format does not fit in device memory (-mat_spmv_device_memory_max); the products are the parent's until the nonzero pattern changes\n", c->info->seqname));
+  } else PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Bring the format up to date with the matrix: build (new pattern) or refresh (new values). On the GPU the
    format reads the parent's device CSR (the parent uploads it first when the host is newer); aijcusparse
    keeps PetscInt indices, narrowed into 32-bit copies once per pattern in a 64-bit-index build. */
@@ -589,7 +622,7 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectStateGet((PetscObject)A, &state));
-  const PetscBool due = (PetscBool)(!onhost && c->built && c->fmt->Due()); /* the format asks to be built again (spmv's selection) */
+  const PetscBool due = (PetscBool)(!onhost && c->built && !c->nofit && c->fmt->Due()); /* the format asks to be built again (spmv's selection) */
   if (c->built && c->onhost == onhost && state == c->state && A->data == c->data && !due) PetscFunctionReturn(PETSC_SUCCESS);
   if (onhost) {
     SpMVHostCsr h;
@@ -630,8 +663,8 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
       d.j = c->nj;
     }
     PetscCall(PetscLogEventBegin(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
-    if (rebuild) PetscCall(c->fmt->BuildDevice(d, s));
-    else PetscCall(c->fmt->RefreshDevice(d, s));
+    if (rebuild) PetscCall(BuildDeviceOrNone(A, c, d, s));
+    else if (!c->nofit) PetscCall(c->fmt->RefreshDevice(d, s));
     PetscCallCUDA(cudaStreamSynchronize(s)); /* once per (re)assembly: honest event times, errors surface here */
     if (rebuild) PetscCall(spmv::TrimPool()); /* the build's temporaries (and a selection's losers) go back to the driver */
     PetscCall(PetscLogEventEnd(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
@@ -641,7 +674,8 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     c->ondevice = true;
     PetscCall(MatSpMVSeqDeviceCsr(A, PETSC_TRUE, &i, &j, &v));
   }
-  if (rebuild) PetscCall(PetscInfo(A, "%s: built the format %s (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros)\n", c->info->seqname, onhost ? "on the host" : "on the GPU from the parent's device CSR", A->rmap->n, A->cmap->n, ((Mat_SeqAIJ *)A->data)->nz));
+  if (onhost) c->nofit = PETSC_FALSE;
+  if (rebuild && !c->nofit) PetscCall(PetscInfo(A, "%s: built the format %s (%" PetscInt_FMT " x %" PetscInt_FMT ", %" PetscInt_FMT " nonzeros)\n", c->info->seqname, onhost ? "on the host" : "on the GPU from the parent's device CSR", A->rmap->n, A->cmap->n, ((Mat_SeqAIJ *)A->data)->nz));
   c->built   = PETSC_TRUE;
   c->onhost  = onhost;
   c->state   = state;
@@ -765,6 +799,11 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
+  if (c->exec == kDevice && c->nofit) { /* no layout (out of device memory): the parent's product, host vectors staged */
+    if (add) PetscCall(OnCUDAVectors([&](Vec a, Vec b, Vec d) { return CallParent(A, c, c->ops.multadd, a, b, d); }, x, y, z));
+    else PetscCall(OnCUDAVectors([&](Vec a, Vec d) { return CallParent(A, c, c->ops.mult, a, d); }, x, z));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (c->exec == kDevice && c->fmt->ParentProduct() && CUDAVec(x) && CUDAVec(z) && (!add || CUDAVec(y))) { /* the format hands the product back (spmv chose cuSPARSE's, or waits) */
     cudaStream_t s;
     PetscCall(PetscGetCurrentCUDAStream(&s));
@@ -922,6 +961,10 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s) on a %s parent, products %s\n", c->info->seqname, c->info->title, c->parent, A->boundtocpu ? "bound to the CPU (parent CSR)" : by[c->exec]));
   if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz || c->exec == kParent) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
+  if (c->exec == kDevice && c->nofit) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "the format did not fit in device memory (-mat_spmv_device_memory_max): products by the parent until the nonzero pattern changes\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(c->fmt->View(viewer));
   if (c->exec == kDevice) PetscCall(PetscViewerASCIIPrintf(viewer, "device memory: format %.3g MB, besides the parent's CSR %.3g MB\n", (double)c->fmt->DeviceBytes() / 1e6, (double)(((Mat_SeqAIJ *)A->data)->nz * (sizeof(PetscInt) + sizeof(PetscScalar)) + (A->rmap->n + 1) * sizeof(PetscInt)) / 1e6));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1339,6 +1382,7 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
   PetscCheck(c->exec == kDevice, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
   PetscCall(Sync(A, c, PETSC_FALSE));
+  PetscCheck(!c->nofit, PETSC_COMM_SELF, PETSC_ERR_MEM, "MatSpMVVerify: the format did not fit in device memory, there is no GPU layout to compare");
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCall(HostCsr(A, &h));
   PetscCall(c->fmt->Verify(h, s, maxdiff));

@@ -1,7 +1,8 @@
 /*
    The library's device memory pool (spmvdevice.cuh says why): one cudaMemPool_t per device, made at the first
    allocation on it, with no release threshold (freed memory stays in the pool, ready for the next allocation,
-   until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed).
+   until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed); at most
+   -mat_spmv_device_memory_max MB (CUDA's maxSize; 0: no cap).
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
@@ -38,6 +39,12 @@ PetscErrorCode DevicePool(cudaMemPool_t *pool)
   if (!pools[dev]) {
     cudaMemPoolProps props = {};
     const uint64_t   keep  = UINT64_MAX;
+    PetscInt         mb    = 0;
+    /* a cap on the device memory of the formats (the parent's CSR and vectors are PETSc's, not counted): a format that
+       does not fit keeps the parent's product; read once, when the device's pool is made */
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_spmv_device_memory_max", &mb, NULL));
+    PetscCheck(mb >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_device_memory_max %" PetscInt_FMT ": a size in MB, 0 for no cap", mb);
+    props.maxSize          = (std::size_t)mb << 20;
     props.allocType        = cudaMemAllocationTypePinned;
     props.handleTypes      = cudaMemHandleTypeNone;
     props.location.type    = cudaMemLocationTypeDevice;

@@ -38,15 +38,22 @@ PetscErrorCode DevicePool(cudaMemPool_t *);
 PetscErrorCode TrimPool(void);
 
 /* n entries of T (at least one, so that the pointer is never null) from the pool; adds n * sizeof(T) to *bytes
-   when bytes is given (the format's device-memory count) */
+   when bytes is given (the format's device-memory count). Out of device memory (or past -mat_spmv_device_memory_max)
+   is PETSC_ERR_MEM, with CUDA's error cleared: the generic type then keeps the parent's product (aijspmv.cu, Sync) */
 template <typename T>
 PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes, cudaStream_t s = nullptr)
 {
-  cudaMemPool_t pool;
+  cudaMemPool_t     pool;
+  const std::size_t size = std::max<std::size_t>(n, 1) * sizeof(T);
 
   PetscFunctionBegin;
   PetscCall(DevicePool(&pool));
-  PetscCallCUDA(cudaMallocFromPoolAsync((void **)p, std::max<std::size_t>(n, 1) * sizeof(T), pool, s));
+  const cudaError_t e = cudaMallocFromPoolAsync((void **)p, size, pool, s);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError(); /* not sticky: cleared, so that the next CUDA call does not report it again */
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-spmv: out of device memory for %zu bytes (the library's pool: -mat_spmv_device_memory_max)", size);
+  }
+  PetscCallCUDA(e);
   PetscCheck(((std::uintptr_t)*p & 255) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory pool: %p is not 256-byte aligned as cudaMalloc's (the formats' vector loads rely on it)", (void *)*p);
   if (!s) PetscCallCUDA(cudaStreamSynchronize(nullptr));
   if (bytes) *bytes += n * sizeof(T);
