@@ -959,7 +959,9 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   PetscCall(PetscViewerGetFormat(viewer, &format));
   if (format != PETSC_VIEWER_ASCII_INFO && format != PETSC_VIEWER_ASCII_INFO_DETAIL) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "%s (%s) on a %s parent, products %s\n", c->info->seqname, c->info->title, c->parent, A->boundtocpu ? "bound to the CPU (parent CSR)" : by[c->exec]));
-  if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz || c->exec == kParent) PetscFunctionReturn(PETSC_SUCCESS);
+  /* bound to the CPU (DMDA's DMCreateMatrix binds around its first assembly, where -mat_view runs): the parent's products,
+     and a GPU parent may not upload its CSR now */
+  if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz || c->exec == kParent || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
   if (c->exec == kDevice && c->nofit) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "the format did not fit in device memory (-mat_spmv_device_memory_max): products by the parent until the nonzero pattern changes\n"));
@@ -1348,7 +1350,7 @@ PetscErrorCode MatSpMVSeqGetFormat(Mat A, PetscBool sync, const SpMVFormatInfo *
   *info = nullptr;
   *fmt  = nullptr;
   if (!c) PetscFunctionReturn(PETSC_SUCCESS); /* no petsc-spmv format on this matrix */
-  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz) PetscCall(Sync(A, c, (PetscBool)(c->exec != kDevice))); /* without a GPU: what the host reference would run */
+  if (sync && A->assembled && ((Mat_SeqAIJ *)A->data)->nz && !(A->boundtocpu && c->exec == kDevice)) PetscCall(Sync(A, c, (PetscBool)(c->exec != kDevice))); /* without a GPU: what the host reference would run; bound: no upload */
   *info = c->info;
   *fmt  = c->fmt;
   PetscFunctionReturn(PETSC_SUCCESS);
