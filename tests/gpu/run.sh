@@ -81,7 +81,7 @@ case " $what " in *" nofit "*|*" all "*)
   # out of device memory (the library's pool capped by -mat_spmv_device_memory_max): a format that does not fit keeps
   # the parent's product. Products equal to AIJ's (test_matops), ex19 with aijcusparse's iterations on 1 and 2 ranks,
   # the fallback reported (-info, -mat_view), memcheck of the fallback
-  for T in $TYPES; do # test_matops' matrices fit in 1 MB; test_ksp's 5.8M nonzeros do not: AIJ's iterations and solutions
+  for T in $TYPES; do # test_matops' matrices fit in 1 MB; test_ksp's 5.6M nonzeros do not: AIJ's iterations and solutions
     step ${T}_nofit_matops "$BIN/test_matops" -type $T -mat_spmv_device_memory_max 1 -mat_spmv_wait 0
     step ${T}_nofit_ksp "$BIN/test_ksp" -type $T -matrix stencil27:n=60 -ksp_types gmres -pc_types jacobi -mat_spmv_device_memory_max 1 -mat_spmv_wait 0 -info :mat
     echo "  fallbacks: $(grep -c "does not fit in device memory" "$OUT/${T}_nofit_ksp.log")"
