@@ -605,8 +605,7 @@ PetscErrorCode BuildDeviceOrNone(Mat A, Mat_SeqAIJSpMV *c, const SpMVDeviceCsr &
   PetscCall(PetscPopErrorHandler());
   c->nofit = (PetscBool)(ierr == PETSC_ERR_MEM);
   if (c->nofit) {
-    PetscCall(c->fmt->ReleaseDevice());
-    PetscCall(spmv::TrimPool());
+    PetscCall(c->fmt->ReleaseDevice()); /* back to the pool; Sync trims it after every build */
     PetscCall(PetscInfo(A, "%s: the format does not fit in device memory (-mat_spmv_device_memory_max); the products are the parent's until the nonzero pattern changes\n", c->info->seqname));
   } else PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
