@@ -1,9 +1,13 @@
 /* CSR test matrices for the formats' host unit tests (brc, argcsr, suraa, ccoo): a CSR held in vectors,
-   random values (never trivial), builders from row lists, the same pattern with new values. */
+   random values (never trivial), builders from row lists and random columns, the same pattern with new values. */
 #pragma once
 #include <petscsys.h>
 #include "../src/mat/impls/spmv/spmvformat.h"
+#include <algorithm>
+#include <numeric>
 #include <random>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -71,6 +75,42 @@ inline Csr CsrFromRows(PetscInt n, const std::vector<std::vector<PetscInt>> &row
     for (PetscInt c : rows[r]) e[r].push_back({c, RandomValue(rng)});
   return CsrFromEntries(n, e);
 }
+
+/* len distinct columns of [0, n), sorted (or in random order) */
+inline std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, bool sorted = true)
+{
+  len = std::min(len, n);
+  std::vector<PetscInt> c;
+  if (2 * len > n) { /* dense: partial Fisher-Yates */
+    c.resize(n);
+    std::iota(c.begin(), c.end(), 0);
+    for (PetscInt k = 0; k < len; k++) std::swap(c[k], c[Uniform(rng, k, n - 1)]);
+    c.resize(len);
+  } else { /* sparse: rejection, no O(n) work per row */
+    std::set<PetscInt> taken;
+    while ((PetscInt)c.size() < len) {
+      const PetscInt v = Uniform(rng, 0, n - 1);
+      if (taken.insert(v).second) c.push_back(v);
+    }
+  }
+  if (sorted) std::sort(c.begin(), c.end());
+  return c;
+}
+
+/* m x n with row r holding len(r) random columns (clamped to n), random values */
+template <typename LenFn>
+inline Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n, LenFn len, bool sorted = true)
+{
+  std::vector<std::vector<PetscInt>> rows(m);
+  for (PetscInt r = 0; r < m; r++) rows[r] = RandomColumns(rng, n, len(r), sorted);
+  return CsrFromRows(n, rows, rng);
+}
+
+/* A named test matrix */
+struct TestMatrix {
+  std::string name;
+  Csr         A;
+};
 
 /* Same pattern, new random values */
 inline Csr WithNewValues(const Csr &A, Rng &rng)

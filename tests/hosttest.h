@@ -5,6 +5,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 static int         g_failures = 0; /* all failures so far */
 static std::string g_context;      /* what is being checked; printed with each failure */
@@ -36,4 +37,22 @@ static void ReportGroup(const char *group, int failures_before, const std::strin
   else
     std::printf("%-18s %s: FAILED (%d failures)\n", group, summary.c_str(), f);
   std::fflush(stdout);
+}
+
+/* "[a,b,c]" of an integer array */
+template <typename T>
+static std::string ToString(const std::vector<T> &v)
+{
+  std::string s = "[";
+  for (std::size_t k = 0; k < v.size(); k++) s += (k ? "," : "") + std::to_string(v[k]);
+  return s + "]";
+}
+
+/* Exact comparison of a layout array with the expected one */
+template <typename T, typename U>
+static void CheckArray(const char *name, const std::vector<T> &got, const std::vector<U> &expected)
+{
+  bool same = got.size() == expected.size();
+  for (std::size_t k = 0; same && k < got.size(); k++) same = got[k] == (T)expected[k];
+  Check(same, "%s = %s, expected %s", name, ToString(got).c_str(), ToString(expected).c_str());
 }

@@ -64,22 +64,6 @@
 #include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
 #include "hostcsr.h"  /* Rng, Csr, random values, CSR builders */
 
-template <typename T>
-static std::string ToString(const std::vector<T> &v)
-{
-  std::string s = "[";
-  for (std::size_t k = 0; k < v.size(); k++) s += (k ? "," : "") + std::to_string(v[k]);
-  return s + "]";
-}
-
-template <typename T, typename U>
-static void CheckArray(const char *name, const std::vector<T> &got, const std::vector<U> &expected)
-{
-  bool same = got.size() == expected.size();
-  for (std::size_t k = 0; same && k < got.size(); k++) same = got[k] == (T)expected[k];
-  Check(same, "%s = %s, expected %s", name, ToString(got).c_str(), ToString(expected).c_str());
-}
-
 /* PETSc errors of the code under test become failures with their message */
 static std::string g_petsc_msg;
 static PetscErrorCode CaptureError(MPI_Comm, int, const char *, const char *, PetscErrorCode n, PetscErrorType p, const char *mess, void *)
@@ -137,21 +121,6 @@ static double Re(const PetscScalar &v) { return v; }
 /* CSR matrices                                                                                     */
 /* ------------------------------------------------------------------------------------------------ */
 
-
-
-
-static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, bool sorted = true)
-{
-  std::vector<PetscInt> c(n);
-  std::iota(c.begin(), c.end(), 0);
-  len = std::min(len, n);
-  for (PetscInt k = 0; k < len; k++) std::swap(c[k], c[Uniform(rng, k, n - 1)]);
-  c.resize(len);
-  if (sorted) std::sort(c.begin(), c.end());
-  return c;
-}
-
-
 /* value generators: random, or drawn from a small set (repeated values) */
 using ValueFn = std::function<PetscScalar(PetscInt row, PetscInt col)>;
 
@@ -163,12 +132,6 @@ static Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n, LenFn len, const ValueFn 
     for (PetscInt c : RandomColumns(rng, n, len(r), sorted)) e[r].push_back({c, val(r, c)});
   return CsrFromEntries(n, e);
 }
-
-
-struct TestMatrix {
-  std::string name;
-  Csr         A;
-};
 
 /* 7-point stencil on an N^3 grid, -1 off the diagonal and 6 on it (constant coefficients) */
 static Csr Stencil7(PetscInt N, bool constant, Rng &rng)

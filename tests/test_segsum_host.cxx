@@ -36,12 +36,6 @@
 
 #include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
 
-template <typename T> static std::string ToString(const std::vector<T> &v)
-{
-  std::string s = "[";
-  for (std::size_t k = 0; k < v.size(); k++) s += (k ? "," : "") + std::to_string(v[k]);
-  return s + "]";
-}
 
 /* ------------------------------------------------------------------------------------------------ */
 /* matrices                                                                                         */

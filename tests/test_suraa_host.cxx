@@ -44,64 +44,9 @@
 #include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
 #include "hostcsr.h"  /* Rng, Csr, random values, CSR builders */
 
-template <typename T> static std::string ToString(const std::vector<T> &v)
-{
-  std::string s = "[";
-  for (std::size_t k = 0; k < v.size(); k++) s += (k ? "," : "") + std::to_string(v[k]);
-  return s + "]";
-}
-
-template <typename T, typename U> static void CheckArray(const char *name, const std::vector<T> &got, const std::vector<U> &expected)
-{
-  bool same = got.size() == expected.size();
-  for (std::size_t k = 0; same && k < got.size(); k++) same = got[k] == (T)expected[k];
-  Check(same, "%s = %s, expected %s", name, ToString(got).c_str(), ToString(expected).c_str());
-}
-
 /* ------------------------------------------------------------------------------------------------ */
 /* CSR matrices                                                                                     */
 /* ------------------------------------------------------------------------------------------------ */
-
-
-
-
-
-
-/* len distinct columns of [0, n), sorted (or in random order) */
-static std::vector<PetscInt> RandomColumns(Rng &rng, PetscInt n, PetscInt len, bool sorted = true)
-{
-  len = std::min(len, n);
-  std::vector<PetscInt> c;
-  if (2 * len > n) {
-    c.resize(n);
-    std::iota(c.begin(), c.end(), 0);
-    for (PetscInt k = 0; k < len; k++) std::swap(c[k], c[Uniform(rng, k, n - 1)]);
-    c.resize(len);
-  } else { /* sparse: rejection, no O(n) work per row */
-    std::set<PetscInt> taken;
-    while ((PetscInt)c.size() < len) {
-      const PetscInt v = Uniform(rng, 0, n - 1);
-      if (taken.insert(v).second) c.push_back(v);
-    }
-  }
-  if (sorted) std::sort(c.begin(), c.end());
-  return c;
-}
-
-
-
-template <typename LenFn> static Csr RandomCsr(Rng &rng, PetscInt m, PetscInt n, LenFn len, bool sorted = true)
-{
-  std::vector<std::vector<PetscInt>> rows(m);
-  for (PetscInt r = 0; r < m; r++) rows[r] = RandomColumns(rng, n, len(r), sorted);
-  return CsrFromRows(n, rows, rng);
-}
-
-
-struct TestMatrix {
-  std::string name;
-  Csr         A;
-};
 
 static std::vector<TestMatrix> MakeTestMatrices(Rng &rng)
 {
