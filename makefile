@@ -3,8 +3,10 @@
 #   make          dependencies (config/petsc.sh: MPICH, LAPACK, PETSc 3.26.1 + CUDA, cached) and libpetscspmv.so
 #   make run      ... and PETSc's unmodified ex19 with -dm_mat_type spmv (on the GPU when there is one)
 #   make test     ... and the test suite (no GPU needed; ends with "N passed, N failed"); on the self-built route it
-#                 also builds against the complex PETSc (build-complex) and runs the complex checks (tests/complex.sh)
+#                 also builds against the complex PETSc (build-complex) and the 64-bit-index one (build-int64) and runs
+#                 their checks (tests/complex.sh, tests/int64.sh)
 #   make SCALAR=complex [lib|test|gpu]   the same against PETSc with complex scalars, in build-complex
+#   make INDICES=64 [lib|test]           the same against PETSc with 64-bit PetscInt, in build-int64
 #   make gpu      binaries and a bundle for the GPU machine (tests/gpu/run.sh runs there)
 #   make install PREFIX=DIR    lib/libpetscspmv.so, include/petscspmv.h, lib/pkgconfig/petsc-spmv.pc
 #   make uninstall PREFIX=DIR  removes those three files
@@ -19,7 +21,9 @@
 .DEFAULT_GOAL := lib
 # SCALAR=complex: the self-built PETSc with complex scalars (config/petsc.sh, its own prefix) in its own build folder
 SCALAR ?= real
-BUILD  ?= build$(if $(filter complex,$(SCALAR)),-complex)
+# INDICES=64: the self-built PETSc with 64-bit PetscInt (--with-64-bit-indices), likewise
+INDICES ?= 32
+BUILD  ?= build$(if $(filter complex,$(SCALAR)),-complex)$(if $(filter 64,$(INDICES)),-int64)
 SHELL  := /bin/bash
 
 # config/petsc.sh checks the PETSc (or builds and installs its own) and writes $(BUILD)/petsc.mk; a bad set-up
@@ -31,7 +35,7 @@ include $(BUILD)/petsc.mk
 endif
 $(BUILD)/petsc.mk: config/petsc.sh config/check-petsc.sh $(if $(filter-out : $(PETSC_MK_FOR),$(PETSC_ASKED)),FORCE)
 	@mkdir -p $(BUILD); rm -f $@
-	@set -o pipefail; PETSC_SPMV_SCALAR=$(SCALAR) bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
+	@set -o pipefail; PETSC_SPMV_SCALAR=$(SCALAR) PETSC_SPMV_INDICES=$(INDICES) bash config/petsc.sh | tr ' ' '\n' | sed 's/^\([A-Z_]*\)=/\1 ?= /' > $@.tmp && \
 	  echo 'PETSC_MK_FOR := $(PETSC_ASKED)' >> $@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 FORCE:
 
@@ -65,7 +69,7 @@ HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host
 TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype
 endif
 
-.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py complex-bins
+.PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py complex-bins int64-bins
 lib: $(LIB)
 
 $(BUILD)/obj/%.o: %.cu $(wildcard src/mat/impls/spmv/*.h src/mat/impls/spmv/*.cuh src/mat/impls/spmv/*/*.h src/ksp/pc/impls/*/*.h include/*.h) $(PETSC_ID)
@@ -156,17 +160,29 @@ run: $(LIB) $(BUILD)/bin/ex19
 # tests/run.sh ends with them (tests/complex.sh). With a user's PETSC_DIR only its own scalar type is tested (TEST_COMPLEX=1
 # adds the self-built complex PETSc). `make SCALAR=complex test` runs the complex checks alone.
 COMPLEX_BINS := $(BUILD)/bin/test_complex $(BUILD)/bin/test_matops $(BUILD)/bin/test_ccoo_host
-ifeq ($(SCALAR),complex)
+# 64-bit PetscInt likewise: the self-built route also builds against PETSc --with-64-bit-indices (INDICES=64 in build-int64)
+# and tests/run.sh ends with its checks (tests/int64.sh); TEST_INT64=1 adds them to a user's PETSC_DIR, `make INDICES=64 test`
+# runs them alone.
+INT64_BINS := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_pcs $(BUILD)/bin/ex19 $(BUILD)/bin/ex56
+ifeq ($(INDICES),64)
+test: $(LIB) $(INT64_BINS)
+	@$(RUNENV) INT64_BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/int64.sh
+int64-bins: $(LIB) $(INT64_BINS)
+else ifeq ($(SCALAR),complex)
 test: $(LIB) $(COMPLEX_BINS)
 	@$(RUNENV) COMPLEX_BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) bash tests/complex.sh
 complex-bins: $(LIB) $(COMPLEX_BINS)
 else
 TEST_COMPLEX  ?= $(if $(filter :,$(PETSC_ASKED)),1,0)
 COMPLEX_BUILD ?= build-complex
-test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python $(if $(filter 1,$(TEST_COMPLEX)),complex-bins)
-	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) $(if $(filter 1,$(TEST_COMPLEX)),COMPLEX_BUILD=$(COMPLEX_BUILD)) bash tests/run.sh
+TEST_INT64    ?= $(if $(filter :,$(PETSC_ASKED)),1,0)
+INT64_BUILD   ?= build-int64
+test: $(LIB) $(EXAMPLES) $(TESTS) $(BUILD)/python $(if $(filter 1,$(TEST_COMPLEX)),complex-bins) $(if $(filter 1,$(TEST_INT64)),int64-bins)
+	@$(RUNENV) BUILD=$(BUILD) MPIEXEC=$(MPIEXEC) PYTHON=$(BUILD)/python SPMV_PETSC_DIR=$(PETSC_DIR) SPMV_PETSC_ARCH=$(PETSC_ARCH) $(if $(filter 1,$(TEST_COMPLEX)),COMPLEX_BUILD=$(COMPLEX_BUILD)) $(if $(filter 1,$(TEST_INT64)),INT64_BUILD=$(INT64_BUILD)) bash tests/run.sh
 complex-bins:
 	@env -u PETSC_DIR -u PETSC_ARCH $(MAKE) --no-print-directory SCALAR=complex BUILD=$(COMPLEX_BUILD) complex-bins
+int64-bins:
+	@env -u PETSC_DIR -u PETSC_ARCH $(MAKE) --no-print-directory INDICES=64 BUILD=$(INT64_BUILD) int64-bins
 endif
 
 # Python: petsc4py of PETSc's own version, built against this PETSc once, in a venv cached beside it

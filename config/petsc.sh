@@ -10,7 +10,8 @@
 #   $CACHE/petsc-3.26.1-prefix     (CACHE = PETSC_SPMV_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/petsc-spmv)
 # The build tree is removed after `make install`, so the plugin goes the users' way below.
 # PETSC_SPMV_SCALAR=complex builds the same PETSc with --with-scalar-type=complex into its own prefix,
-#   $CACHE/petsc-3.26.1-complex-prefix, so the real and the complex PETSc coexist (default: real).
+#   $CACHE/petsc-3.26.1-complex-prefix, so the real and the complex PETSc coexist (default: real);
+#   PETSC_SPMV_INDICES=64 with --with-64-bit-indices into $CACHE/petsc-3.26.1-int64-prefix (default: 32-bit PetscInt).
 #
 # Private headers: the plugin includes PETSc's src/ headers as <../src/mat/impls/aij/...>, i.e. relative to an
 # include directory. An in-place build has them (PETSC_DIR/include/../src). A prefix install ships include/
@@ -118,6 +119,12 @@ case $SCALAR in
   real) SFX=; SCALARFLAGS=;;
   complex) SFX=-complex; SCALARFLAGS=--with-scalar-type=complex;;
   *) die "PETSC_SPMV_SCALAR=$SCALAR: the self-built PETSc is real (default) or complex";;
+esac
+INDICES=${PETSC_SPMV_INDICES:-32}
+case $INDICES in
+  32) ;;
+  64) SFX=$SFX-int64; SCALARFLAGS="$SCALARFLAGS --with-64-bit-indices";;
+  *) die "PETSC_SPMV_INDICES=$INDICES: the self-built PETSc has 32-bit (default) or 64-bit PetscInt";;
 esac
 PREFIX=$CACHE/petsc-$VER$SFX-prefix
 ARCH=arch-spmv-cuda$SFX

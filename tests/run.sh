@@ -561,6 +561,8 @@ fi
 
 # 13. complex scalars (issue #28): the library built against the complex PETSc (make test on the self-built route)
 [ -z "${COMPLEX_BUILD:-}" ] || . "$(dirname "$0")/complex.sh"
+# 14. 64-bit PetscInt: the library built against PETSc --with-64-bit-indices (make test on the self-built route)
+[ -z "${INT64_BUILD:-}" ] || . "$(dirname "$0")/int64.sh"
 
 echo
 [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
