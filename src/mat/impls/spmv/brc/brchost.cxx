@@ -147,7 +147,8 @@ PetscErrorCode BRCRefreshHostLayout(const SpMVHostCsr &A, BRCHostLayout *L)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* BRCMultHost - y += A x, slot by slot, exactly as the kernel does it (one lane = one piece) */
+/* BRCMultHost - y += A x, slot by slot, exactly as the kernel does it (one lane = one piece; a lane stops at its
+   piece's end, the padding after it is not multiplied) */
 void BRCMultHost(const BRCHostLayout &L, const PetscScalar *x, PetscScalar *y)
 {
   const std::size_t nb = L.width.size();
@@ -159,6 +160,7 @@ void BRCMultHost(const BRCHostLayout &L, const PetscScalar *x, PetscScalar *y)
       PetscScalar acc = 0;
       for (int j = 0; j < L.width[b]; j++) {
         const int64_t idx = off + (int64_t)j * L.B1 + lane;
+        if (L.src[idx] < 0) break; /* the slot's padding (its tail) is not multiplied: 0 * Inf would be NaN in a row AIJ keeps finite */
         acc += L.data[idx] * x[L.col[idx]];
       }
       y[r] += acc;
