@@ -243,7 +243,8 @@ static int KindScalar(PetscScalar v) { return Kind(PetscRealPart(v)) + 4 * Kind(
 /* Inf and NaN in x (a diverging solve) reach exactly the rows of y that AIJ's product sends them to, with the same
    kind (NaN, +Inf, -Inf): a format's padding, empty slots or split rows must not multiply them into other rows
    (0 * Inf is NaN), and stored zeros must be multiplied as AIJ does. Matrices with irregular rows (padding), empty
-   rows, long rows, stored zeros in the columns x makes non-finite; y = A x and y += A x */
+   rows, long rows, stored zeros in the columns x makes non-finite; y = A x into a y full of NaN (every row written,
+   empty ones as 0) and y += A x with Inf and NaN in y (kept where AIJ keeps them) */
 static PetscErrorCode TestNonFiniteX(const char *type)
 {
   const char *specs[] = {"random:m=300,k=5,empty=0.2,seed=12", "denserows:m=2000,k=4,len=1500,dense=2", "stencil27:n=8"};
@@ -287,7 +288,11 @@ static PetscErrorCode TestNonFiniteX(const char *type)
     PetscCall(VecGetArray(x, &xa));
     for (PetscInt j = 0; j < n; j += 37) xa[j] = (j / 37) % 3 == 0 ? PETSC_INFINITY : (j / 37) % 3 == 1 ? PETSC_NINFINITY : NAN;
     PetscCall(VecRestoreArray(x, &xa));
+    PetscCall(VecGetArray(y0, &xa)); /* y0 non-finite in some rows (empty ones too): y += A x keeps them as AIJ does */
+    for (PetscInt i = 0; i < m; i += 41) xa[i] = (i / 41) % 2 ? NAN : PETSC_INFINITY;
+    PetscCall(VecRestoreArray(y0, &xa));
     for (int add = 0; add < 2; add++) {
+      PetscCall(VecSet(yb, NAN)); /* y = A x writes every row, the empty ones included */
       if (add) {
         PetscCall(MatMultAdd(A, x, y0, y));
         PetscCall(MatMultAdd(B, x, y0, yb));
