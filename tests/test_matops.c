@@ -244,7 +244,7 @@ static int KindScalar(PetscScalar v) { return Kind(PetscRealPart(v)) + 4 * Kind(
    kind (NaN, +Inf, -Inf): a format's padding, empty slots or split rows must not multiply them into other rows
    (0 * Inf is NaN), and stored zeros must be multiplied as AIJ does. Matrices with irregular rows (padding), empty
    rows, long rows, stored zeros in the columns x makes non-finite; y = A x into a y full of NaN (every row written,
-   empty ones as 0) and y += A x with Inf and NaN in y (kept where AIJ keeps them) */
+   empty ones as 0) and y += A x with Inf and NaN in y (kept where AIJ keeps them); again after MatZeroEntries */
 static PetscErrorCode TestNonFiniteX(const char *type)
 {
   const char *specs[] = {"random:m=300,k=5,empty=0.2,seed=12", "denserows:m=2000,k=4,len=1500,dense=2", "stencil27:n=8"};
@@ -291,7 +291,12 @@ static PetscErrorCode TestNonFiniteX(const char *type)
     PetscCall(VecGetArray(y0, &xa)); /* y0 non-finite in some rows (empty ones too): y += A x keeps them as AIJ does */
     for (PetscInt i = 0; i < m; i += 41) xa[i] = (i / 41) % 2 ? NAN : PETSC_INFINITY;
     PetscCall(VecRestoreArray(y0, &xa));
-    for (int add = 0; add < 2; add++) {
+    for (int round = 0; round < 4; round++) { /* y = A x, y += A x; then both again after MatZeroEntries (all stored zeros) */
+      const int add = round % 2;
+      if (round == 2) {
+        PetscCall(MatZeroEntries(A));
+        PetscCall(MatZeroEntries(B));
+      }
       PetscCall(VecSet(yb, NAN)); /* y = A x writes every row, the empty ones included */
       if (add) {
         PetscCall(MatMultAdd(A, x, y0, y));
@@ -303,7 +308,7 @@ static PetscErrorCode TestNonFiniteX(const char *type)
       PetscCall(VecGetArrayRead(y, &ya));
       PetscCall(VecGetArrayRead(yb, &yba));
       for (PetscInt i = 0; i < m; i++) {
-        PetscCheck(KindScalar(ya[i]) == KindScalar(yba[i]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, %s: row %" PetscInt_FMT " is %g with AIJ, %g with %s", specs[k], add ? "y += A x" : "y = A x", i, (double)PetscRealPart(ya[i]), (double)PetscRealPart(yba[i]), type);
+        PetscCheck(KindScalar(ya[i]) == KindScalar(yba[i]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s, %s%s: row %" PetscInt_FMT " is %g with AIJ, %g with %s", specs[k], add ? "y += A x" : "y = A x", round >= 2 ? " after MatZeroEntries" : "", i, (double)PetscRealPart(ya[i]), (double)PetscRealPart(yba[i]), type);
         if (!KindScalar(ya[i])) PetscCheck(PetscAbsScalar(ya[i] - yba[i]) <= 1e-12 * (1 + PetscAbsScalar(ya[i])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: row %" PetscInt_FMT " differs", specs[k], i);
       }
       PetscCall(VecRestoreArrayRead(y, &ya));
