@@ -4,20 +4,7 @@
 # No GPU: the types run their host references (-mat_spmv_host_reference through PETSC_OPTIONS) and, with `plain`, the
 # parent's (aijcusparse or SeqAIJ) product.
 CB=${COMPLEX_BUILD:?COMPLEX_BUILD: the complex build folder}; CBIN=$CB/bin
-if ! declare -F run > /dev/null; then   # alone: the few helpers of run.sh this section uses
-  set -u
-  BASE_OPTIONS=${PETSC_OPTIONS:-}; export PETSC_OPTIONS="$BASE_OPTIONS -mat_spmv_host_reference"
-  plain() { PETSC_OPTIONS="$BASE_OPTIONS" "$@"; }
-  MPIEXEC=${MPIEXEC:-mpiexec}; LOG=$CB/test-logs; mkdir -p "$LOG"; pass=0; fail=0; failed=(); STANDALONE=1
-  note() { printf '%-6s %s\n' "$1" "$2"; }
-  grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
-  run() { local name=$1; shift
-    if "$@" > "$LOG/$name.log" 2>&1; then pass=$((pass+1)); note ok "$name"
-    else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (log: $LOG/$name.log)"; tail -15 "$LOG/$name.log" | sed 's/^/       /'; fi; }
-  expect_error() { local name=$1 pat=$2; shift 2; "$@" > "$LOG/$name.log" 2>&1; local rc=$?
-    if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "PETSC ERROR" "$LOG/$name.log" && grep -q -- "$pat" "$LOG/$name.log"; then pass=$((pass+1)); note ok "$name (exit $rc, PETSc error)"
-    else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (exit $rc; log: $LOG/$name.log)"; fi; }
-fi
+if ! declare -F run > /dev/null; then set -u; LOG=$CB/test-logs; STANDALONE=1; . "$(dirname "${BASH_SOURCE[0]}")/helpers.sh"; fi # alone
 echo "complex scalars: $CB (PETSc $(sed -n 's/^PETSC_DIR ?= //p' "$CB/petsc.mk" 2>/dev/null))"
 CTYPES=${CTYPES:-spmv brc suraa ccoo argcsr segsum dcsr}
 # every type against AIJ with complex non-Hermitian values (random phases; -spmv_phases value: equal values stay equal):
@@ -47,9 +34,4 @@ run complex_spmv_format_ccoo "$CBIN/test_complex" -type spmv -mat_spmv_format cc
 cpc() { local p; p=$(mktemp -d "${TMPDIR:-/tmp}/spmv-cpc.XXXXXX") && env -u PETSC_DIR -u PETSC_ARCH make --no-print-directory SCALAR=complex BUILD="$CB" PREFIX="$p" install &&
         cat "$p/lib/pkgconfig/petsc-spmv.pc" && grep -q '^scalar_type=complex$' "$p/lib/pkgconfig/petsc-spmv.pc"; local rc=$?; rm -rf "$p"; return $rc; }
 run complex_install_pkgconfig cpc
-if [ "${STANDALONE:-0}" = 1 ]; then
-  echo
-  [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
-  echo "$pass passed, $fail failed"
-  [ $fail -eq 0 ]
-fi
+if [ "${STANDALONE:-0}" = 1 ]; then summary; fi

@@ -6,17 +6,7 @@
 # pattern (aijspmv.cu; it compiles here, it runs only on a GPU). No GPU: the types run their host references
 # (-mat_spmv_host_reference through PETSC_OPTIONS) and, with `plain`, SeqAIJ's product.
 IB=${INT64_BUILD:?INT64_BUILD: the 64-bit-index build folder}; IBIN=$IB/bin
-if ! declare -F run > /dev/null; then   # alone: the few helpers of run.sh this section uses
-  set -u
-  BASE_OPTIONS=${PETSC_OPTIONS:-}; export PETSC_OPTIONS="$BASE_OPTIONS -mat_spmv_host_reference"
-  plain() { PETSC_OPTIONS="$BASE_OPTIONS" "$@"; }
-  MPIEXEC=${MPIEXEC:-mpiexec}; LOG=$IB/test-logs; mkdir -p "$LOG"; pass=0; fail=0; failed=(); STANDALONE=1
-  SEED=${SEED:-$(( $(date +%s) % 100000 ))}
-  note() { printf '%-6s %s\n' "$1" "$2"; }
-  run() { local name=$1; shift
-    if "$@" > "$LOG/$name.log" 2>&1; then pass=$((pass+1)); note ok "$name"
-    else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (log: $LOG/$name.log)"; tail -15 "$LOG/$name.log" | sed 's/^/       /'; fi; }
-fi
+if ! declare -F run > /dev/null; then set -u; LOG=$IB/test-logs; STANDALONE=1; . "$(dirname "${BASH_SOURCE[0]}")/helpers.sh"; fi # alone
 ILIB=$IB/lib/libpetscspmv.so
 echo "64-bit PetscInt: $IB (PETSc $(sed -n 's/^PETSC_DIR ?= //p' "$IB/petsc.mk" 2>/dev/null))"
 # the PETSc really has 64-bit indices (else every check below would repeat the 32-bit ones)
@@ -33,10 +23,10 @@ for T in $ITYPES; do
   run int64_${T}_mpi_n2      $MPIEXEC -n 2 "$IBIN/test_mpi" -type $T
 done
 # PETSc's own programs: ex19 (SNES) with aij's iterations, ex56 with GAMG (PtAP of plugin-typed operands) likewise
-its() { grep -h -E "Linear solve converged|Nonlinear solve converged" "$@"; }
+solve_its() { grep -h -E "Linear solve converged|Nonlinear solve converged" "$@"; }
 i19() { "$IBIN/ex19" -dll_append "$ILIB" -da_grid_x 32 -da_grid_y 32 -ksp_converged_reason -snes_converged_reason "$@"; }
 i56() { "$IBIN/ex56" -dll_append "$ILIB" -ne 7 -ksp_type cg -pc_type gamg -ksp_rtol 1e-8 -ksp_converged_reason "$@"; }
-same_its() { local a b; a=$(its "$1") && b=$(its "$2") && [ -n "$a" ] && [ "$a" = "$b" ]; }
+same_its() { local a b; a=$(solve_its "$1") && b=$(solve_its "$2") && [ -n "$a" ] && [ "$a" = "$b" ]; }
 plain i19 -dm_mat_type aij > "$LOG/int64_ex19_aij.out" 2>&1
 plain i56 -mat_type aij > "$LOG/int64_ex56_aij.out" 2>&1
 for T in spmv brc; do
@@ -47,9 +37,4 @@ for T in spmv brc; do
 done
 # every preconditioner of test_pcs (block sizes 1-3) with the host references, 1 and 2 ranks, one type
 for np in 1 2; do run int64_spmv_pcs_n$np $MPIEXEC -n $np "$IBIN/test_pcs" -type spmv -compare rounding; done
-if [ "${STANDALONE:-0}" = 1 ]; then
-  echo
-  [ $fail -eq 0 ] || echo "failed: ${failed[*]}"
-  echo "$pass passed, $fail failed"
-  [ $fail -eq 0 ]
-fi
+if [ "${STANDALONE:-0}" = 1 ]; then summary; fi

@@ -5,32 +5,11 @@
 # formats' host references run the products and every layout goes through real PETSc solves. The checks of the
 # default (the parent's product) run with `plain`, without it.
 set -u
-BASE_OPTIONS=${PETSC_OPTIONS:-}
-export PETSC_OPTIONS="$BASE_OPTIONS -mat_spmv_host_reference"
-plain() { PETSC_OPTIONS="$BASE_OPTIONS" "$@"; }
 BUILD=${BUILD:-build}; BIN=$BUILD/bin; LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 MATRICES=${MATRICES:-$(cd "$(dirname "$0")/../.." && pwd)/shared/matrices}
 [ -d "$MATRICES" ] || echo "warning: no matrix folder $MATRICES (the project's ../shared/matrices): the tests that read SuiteSparse files will fail; set MATRICES=DIR" >&2
-MPIEXEC=${MPIEXEC:-mpiexec}
-LOG=$BUILD/test-logs; mkdir -p "$LOG"
-SEED=${SEED:-$(( $(date +%s) % 100000 ))}
-pass=0; fail=0; failed=()
-note() { printf '%-6s %s\n' "$1" "$2"; }
-
-# run NAME CMD...: passes when CMD exits 0
-run() {
-  local name=$1; shift
-  if "$@" > "$LOG/$name.log" 2>&1; then pass=$((pass+1)); note ok "$name"
-  else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (log: $LOG/$name.log)"; tail -15 "$LOG/$name.log" | sed 's/^/       /'; fi
-}
-# expect_error NAME PATTERN CMD...: passes when CMD fails cleanly (PETSc error, no signal) and prints PATTERN
-expect_error() {
-  local name=$1 pat=$2; shift 2
-  "$@" > "$LOG/$name.log" 2>&1; local rc=$?
-  if [ $rc -ne 0 ] && [ $rc -lt 128 ] && grep -q "PETSC ERROR" "$LOG/$name.log" && grep -q -- "$pat" "$LOG/$name.log"; then
-    pass=$((pass+1)); note ok "$name (exit $rc, PETSc error)"
-  else fail=$((fail+1)); failed+=("$name"); note FAIL "$name  (exit $rc; log: $LOG/$name.log)"; fi
-}
+LOG=$BUILD/test-logs
+. "$(dirname "$0")/helpers.sh" # plain, run, expect_error, grep_run, summary; the counters, MPIEXEC, SEED
 # iteration counts, and the SNES residual norms to 3 digits (the last digits are rounding)
 its() { awk '/iterations/ {print} /SNES Function norm/ {printf "%s %.3e\n", $1, $NF}' "$1"; }
 # same_convergence NAME TYPE ARGS...: ex19 with aij and with TYPE print the same Newton and linear iterations
@@ -65,7 +44,6 @@ same_ex56() {
 }
 ex19_type() { local t=$1; shift; "$BIN/ex19" -dll_append "$LIB" -dm_mat_type $t -da_grid_x 16 -da_grid_y 16 "$@"; }
 ex19_brc() { ex19_type brc "$@"; }
-grep_run() { local pat=$1; shift; "$@" 2>&1 | tee /dev/stderr | grep -q -- "$pat"; }
 # poly_degrees NAME MATTYPE "DEGREES" ARGS...: ex19 (32x32) with -pc_type poly at each degree, right preconditioning
 # (every run meets the same true-residual tolerance): all converge and the total linear iterations fall as the degree grows
 poly_degrees() {
@@ -564,7 +542,4 @@ fi
 # 14. 64-bit PetscInt: the library built against PETSc --with-64-bit-indices (make test on the self-built route)
 [ -z "${INT64_BUILD:-}" ] || . "$(dirname "$0")/int64.sh"
 
-echo
-[ $fail -eq 0 ] || echo "failed: ${failed[*]}"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+summary

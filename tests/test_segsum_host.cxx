@@ -34,8 +34,7 @@
 #include <string>
 #include <vector>
 
-#include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup() */
-
+#include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup(), ToString() */
 
 /* ------------------------------------------------------------------------------------------------ */
 /* matrices                                                                                         */
