@@ -82,6 +82,11 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s  ksp %-8s pc %-7s aij %4" PetscInt_FMT " its (%s)  %s %4" PetscInt_FMT " its  |x-x_aij|/|x_aij| %.1e\n", ok ? "ok  " : "FAIL", ksps[k], pcs[p], ita, KSPConvergedReasons[ra], type, itb, (double)diff));
       PetscCall(VecDestroy(&xa)); PetscCall(VecDestroy(&xb)); PetscCall(VecDestroy(&xbh));
     }
+  {
+    const char *fmt;
+    PetscCall(MatSpMVGetFormat(B, &fmt));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "test_ksp: products by %s\n", fmt ? fmt : "(no petsc-spmv format)"));
+  }
   for (PetscInt k = 0; k < nk; k++) PetscCall(PetscFree(ksps[k]));
   for (PetscInt p = 0; p < np; p++) PetscCall(PetscFree(pcs[p]));
   PetscCall(PetscRandomDestroy(&rnd));

@@ -1390,6 +1390,13 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Did the format of this petsc-spmv matrix (or block) not fit in device memory, so that the parent runs its products? */
+PetscBool MatSpMVSeqNoFit(Mat A)
+{
+  Mat_SeqAIJSpMV *c = Ctx(A);
+  return (PetscBool)(c && c->exec == kDevice && c->nofit);
+}
+
 /* Does this sequential AIJ matrix (seqaijcusparse, a petsc-spmv matrix or block with a GPU parent) keep its
    values on the GPU, unbound? Then MatSpMVSeqDeviceCsr() gives its device CSR. */
 PetscBool MatSpMVSeqOnGPU(Mat A)

@@ -30,6 +30,7 @@ PetscBool             MatSpMVSeqHasOverlay(Mat);
 PetscErrorCode        MatSpMVSeqSetup(Mat, const SpMVFormat *, PetscBool); /* options, host reference */
 PetscErrorCode        MatSpMVSeqGetFormat(Mat, PetscBool, const SpMVFormatInfo **, SpMVFormat **);
 PetscBool             MatSpMVSeqOnGPU(Mat);
+PetscBool             MatSpMVSeqNoFit(Mat);
 PetscErrorCode        MatSpMVSeqDeviceCsr(Mat, PetscBool, const PetscInt **, const PetscInt **, const PetscScalar **);
 PetscErrorCode        SpMVSetFromOptions(Mat, const char *, const SpMVFormatInfo *, SpMVFormat *, PetscBool *, PetscBool *);
 PetscBool             SpMVHostReferenceDefault(Mat);

@@ -1015,7 +1015,8 @@ const char *SpMVAutoChosenName(const SpMVFormat *fmt) { return static_cast<const
 
   Output Parameter:
 . name - the format's root name: "csr" (cuSPARSE's CSR product), "brc", "ccoo", "argcsr", "segsum", "suraa" or "dcsr";
-         "none" when the matrix (on this rank: its diagonal block) has no nonzeros, so nothing is chosen;
+         "none" when the matrix (on this rank: its diagonal block) has no nonzeros, so nothing is chosen; "csr" for every
+         type when its layout did not fit in device memory and the parent runs the products (-mat_spmv_device_memory_max);
          `NULL` when the matrix carries no petsc-spmv format
 
   Level: intermediate
@@ -1047,6 +1048,7 @@ PetscErrorCode MatSpMVGetFormat(Mat A, const char *name[])
   PetscCall(MatSpMVSeqGetFormat(S, PETSC_TRUE, &info, &fmt));
   if (!info) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscStrcmp(info->root, MATSPMV, &isauto));
-  *name = isauto ? SpMVAutoChosenName(fmt) : info->root;
+  if (MatSpMVSeqNoFit(S)) *name = "csr"; /* the layout did not fit in device memory: cuSPARSE's product (the parent's) */
+  else *name = isauto ? SpMVAutoChosenName(fmt) : info->root;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
