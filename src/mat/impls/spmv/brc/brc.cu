@@ -226,6 +226,7 @@ class BRC final : public SpMVFormat {
     if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
     if (A.single && dev.col16) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a32, dev.col16, dev.data32);
     else if (A.single) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a32, dev.col, dev.data32);
+    else if (dev.col16) Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a, dev.col16, dev.data);
     else Fill<VALUES_ONLY><<<GridFor(st.nblocks * kB1), kThreads, 0, s>>>(st.nblocks, dev.width, dev.offset, dev.slot_start, dev.slot_take, dev.slot_row, A.j, A.a, dev.col, dev.data);
     SpMVCheckLaunch();
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -252,6 +253,7 @@ public:
     PetscCall(PetscOptionsBool("-mat_brc_paper_width", "Automatic width by the paper's Eq. (3), C*round(mean+std), instead of the cap alone", "MatSetType", opt.paper_width, &opt.paper_width, NULL));
     PetscCall(PetscOptionsReal("-mat_brc_width_c", "Factor C in the paper's B2 = C*round(mean+std)", "MatSetType", opt.width_c, &opt.width_c, NULL));
     PetscCall(PetscOptionsInt("-mat_brc_sort_window", "Rows per sort window: rows are sorted and queued within each window (keeps x locality); 0 = all rows, as the paper", "MatSetType", opt.window, &opt.window, NULL));
+    PetscCall(PetscOptionsBool("-mat_brc_offsets16", "Store 16-bit column offsets from the row where every column is within 32767 of its row (10 bytes an entry in fp64, 6 with fp32 values)", "MatSetType", opt.offsets16, &opt.offsets16, NULL));
     PetscCall(PetscOptionsInt("-mat_brc_coarsen", "Blocks per warp (thread coarsening, the paper's rep); 0 = automatic (up to 8 when std > mean)", "MatSetType", opt.coarsen, &opt.coarsen, NULL));
     PetscCheck(opt.width >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width %" PetscInt_FMT " must be >= 0 (0 = automatic)", opt.width);
     PetscCheck(opt.width_max >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_brc_width_max %" PetscInt_FMT " must be >= 1", opt.width_max);
@@ -370,10 +372,10 @@ public:
     PetscCall(spmv::ExclusiveSum(bsize, dev.offset, (int)(st.nblocks + 1), &tmp, &tmpbytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&st.padded, dev.offset + st.nblocks, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
-    /* 5. the blocks themselves; fp32 values come with 16-bit column offsets where every column is within 32767 of its
-       row (banded and stencil matrices in a natural ordering): 6 bytes an entry instead of 8 (12 in fp64) */
+    /* 5. the blocks themselves, with 16-bit column offsets where every column is within 32767 of its row (banded,
+       stencil and mesh matrices in a natural ordering): 10 bytes an entry instead of 12 (fp32 values: 6 instead of 8) */
     bool off16 = false;
-    if (A.single) {
+    if (opt.offsets16) {
       unsigned *dmx, hmx;
       PetscCall(spmv::DeviceAlloc(&dmx, 1, nullptr, s));
       PetscCallCUDA(cudaMemsetAsync(dmx, 0, sizeof(unsigned), s));
@@ -418,7 +420,8 @@ public:
     if (!add && needzero && st.m) PetscCallCUDA(cudaMemsetAsync(y, 0, st.m * sizeof(PetscScalar), s));
     if (!st.nblocks) PetscFunctionReturn(PETSC_SUCCESS);
     const int64_t warps = (st.nblocks + st.rep - 1) / st.rep;
-    if (dev.col16) PetscCall(Launch(warps, dev.data32, dev.col16, x, y, add, s));
+    if (dev.col16 && dev.data32) PetscCall(Launch(warps, dev.data32, dev.col16, x, y, add, s));
+    else if (dev.col16) PetscCall(Launch(warps, dev.data, dev.col16, x, y, add, s));
     else if (dev.data32) PetscCall(Launch(warps, dev.data32, dev.col, x, y, add, s));
     else PetscCall(Launch(warps, dev.data, dev.col, x, y, add, s));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,6 +27,7 @@ struct BRCOptions {
   PetscInt  coarsen     = 0;       /* blocks per warp (rep); 0 = automatic (brief A8.6) */
   PetscBool paper_width = PETSC_TRUE; /* automatic B2 by Eq. (3); else rows up to width_max stay whole */
   PetscInt  window      = 0;          /* rows per sort window: sort and queue within it; 0 = all rows (paper) */
+  PetscBool offsets16   = PETSC_TRUE; /* 16-bit column offsets from the row where every column is within 32767 of its row */
 };
 inline BRCOptions BRCPluginDefaults(void)
 {
@@ -70,7 +71,7 @@ struct BRCDeviceLayout {
   int64_t  *offset = nullptr;
   PetscScalar      *data   = nullptr; /* fp64 values, or null when single */
   SpMVSingleScalar *data32 = nullptr; /* fp32 values (spmvformat.h, "Value type") */
-  short    *col16  = nullptr; /* with fp32 values: column - (the slot's row) when every one fits 16 bits; col is then null */
+  short    *col16  = nullptr; /* column - (the slot's row) when every one fits 16 bits (BRCOptions::offsets16); col is then null */
   std::size_t bytes = 0;
 };
 
