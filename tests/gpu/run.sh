@@ -45,6 +45,8 @@ case " $what " in *" check "*|*" all "*)
     step ${T}_gpu_poly    "$BIN/test_poly" -type $T -n 100
   done
   step aijcusparse_gpu_poly "$BIN/test_poly" -type aijcusparse -n 100
+  # BRC's 32-bit columns where 16-bit offsets would fit (the default takes offsets on the stencils, bands and meshes)
+  case " $TYPES " in *" brc "*) step brc_gpu_cols32 "$BIN/test_gpu" -type brc -mat_brc_offsets16 0 -matrices "$SMALL;$REAL";; esac
   # host vectors through cuSPARSE's factor (ts ex3 makes its vectors with VecCreateSeq; the default PC is cuSPARSE's
   # ILU): every type gives aij's error (aijcusparse's solves read the host vectors as device ones: 0 iterations, 0.53)
   ex3() { "$BIN/ts_ex3" -dll_append "$LIB" -nox -ts_type rosw -ts_max_steps 3 -mat_type "$1" | grep "avg. error"; }
