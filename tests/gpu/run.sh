@@ -85,9 +85,11 @@ case " $what " in *" nofit "*|*" all "*)
   # the fallback reported (-info, -mat_view), memcheck of the fallback
   for T in $TYPES; do # test_matops' matrices fit in 1 MB; test_ksp's 5.6M nonzeros do not: AIJ's iterations and solutions
     step ${T}_nofit_matops "$BIN/test_matops" -type $T -mat_spmv_device_memory_max 1 -mat_spmv_wait 0
-    step ${T}_nofit_ksp "$BIN/test_ksp" -type $T -matrix stencil27:n=60 -ksp_types gmres -pc_types jacobi -mat_spmv_device_memory_max 1 -mat_spmv_wait 0 -info :mat
-    echo "  fallbacks: $(grep -c "does not fit in device memory" "$OUT/${T}_nofit_ksp.log"), $(grep "products by" "$OUT/${T}_nofit_ksp.log")"
+    step ${T}_nofit_ksp "$BIN/test_ksp" -type $T -matrix stencil27:n=60 -ksp_types gmres -pc_types jacobi -mat_spmv_device_memory_max 1 -mat_spmv_wait 0 -info :mat,sys
+    echo "  fallbacks: $(grep -c "does not fit in device memory" "$OUT/${T}_nofit_ksp.log"), failed builds' leftovers freed: $(grep -c "of a failed build freed" "$OUT/${T}_nofit_ksp.log"), $(grep "products by" "$OUT/${T}_nofit_ksp.log")"
     step ${T}_nofit_ksp_format bash -c '! grep -q "does not fit in device memory" "$1" || grep -q "products by csr" "$1"' _ "$OUT/${T}_nofit_ksp.log"
+    # every matrix destroyed: the pool holds nothing at PetscFinalize (a failed build's temporaries included)
+    step ${T}_nofit_pool_empty bash -c '! grep "still holds" "$1"' _ "$OUT/${T}_nofit_ksp.log"
   done
   its() { grep -h "Linear solve converged" "$@" | awk '{print $NF}' | tr '\n' ' '; }
   X19="-da_grid_x 256 -da_grid_y 256 -dm_vec_type cuda -ksp_converged_reason -snes_converged_reason"

@@ -600,12 +600,14 @@ PetscErrorCode BuildDeviceOrNone(Mat A, Mat_SeqAIJSpMV *c, const SpMVDeviceCsr &
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
+  spmv::BuildScope scope; /* what a failed build still holds */
   PetscCall(PetscPushErrorHandler(QuietOutOfMemory, nullptr));
   ierr = c->fmt->BuildDevice(d, s);
   PetscCall(PetscPopErrorHandler());
   c->nofit = (PetscBool)(ierr == PETSC_ERR_MEM);
   if (c->nofit) {
-    PetscCall(c->fmt->ReleaseDevice()); /* back to the pool; Sync trims it after every build */
+    PetscCall(c->fmt->ReleaseDevice()); /* the layout, then the build's temporaries: back to the pool; Sync trims it after every build */
+    PetscCall(scope.FreeLeftovers(s));
     PetscCall(PetscInfo(A, "%s: the format does not fit in device memory (-mat_spmv_device_memory_max); the products are the parent's until the nonzero pattern changes\n", c->info->seqname));
   } else PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -7,6 +7,7 @@
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
 #include "spmvdevice.cuh"
+#include <iterator>
 
 namespace spmv
 {
@@ -21,6 +22,9 @@ PetscErrorCode DestroyPools(void)
   PetscFunctionBegin;
   for (cudaMemPool_t &p : pools)
     if (p) {
+      std::size_t used = 0;
+      PetscCallCUDA(cudaMemPoolGetAttribute(p, cudaMemPoolAttrUsedMemCurrent, &used));
+      if (used) PetscCall(PetscInfo(NULL, "petsc-spmv: the device memory pool still holds %zu bytes at PetscFinalize (a matrix not destroyed, or a leak)\n", used));
       PetscCallCUDA(cudaMemPoolDestroy(p));
       p = nullptr;
     }
@@ -55,6 +59,36 @@ PetscErrorCode DevicePool(cudaMemPool_t *pool)
     registered = true;
   }
   *pool = pools[dev];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+BuildScope *BuildScope::current = nullptr;
+
+BuildScope::BuildScope() : outer(current) { current = this; }
+
+BuildScope::~BuildScope()
+{
+  if (outer) outer->live.insert(outer->live.end(), live.begin(), live.end());
+  current = outer;
+}
+
+void BuildScope::Freed(void *p)
+{
+  for (BuildScope *b = current; b; b = b->outer)
+    for (auto it = b->live.rbegin(); it != b->live.rend(); ++it)
+      if (*it == p) {
+        b->live.erase(std::next(it).base());
+        return;
+      }
+}
+
+PetscErrorCode BuildScope::FreeLeftovers(cudaStream_t s)
+{
+  PetscFunctionBegin;
+  if (!live.empty()) PetscCall(PetscInfo(NULL, "petsc-spmv: %zu device arrays of a failed build freed\n", live.size()));
+  std::vector<void *> left;
+  left.swap(live);
+  for (void *p : left) PetscCall(DeviceFree({p}, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -37,6 +37,29 @@ inline unsigned GridFor(int64_t threads, int block, int64_t cap)
 PetscErrorCode DevicePool(cudaMemPool_t *);
 PetscErrorCode TrimPool(void);
 
+/* The device memory of a build in progress. A format's BuildDevice returns at its first error (PetscCall) with its
+   temporaries still allocated: out of device memory they would stay in the pool for good, taken from the parent
+   that runs the products instead. Open a BuildScope around a build that may fail: every DeviceAlloc while it is
+   open is recorded and every DeviceFree struck off; after a failure, ReleaseDevice frees the layout and
+   FreeLeftovers what the build still held. Scopes nest (spmv's candidates inside its own build): what an inner
+   scope still holds when it closes (a candidate's layout) passes to the enclosing one. One thread, as PETSc. */
+class BuildScope {
+public:
+  BuildScope();
+  ~BuildScope();
+  BuildScope(const BuildScope &)            = delete;
+  BuildScope &operator=(const BuildScope &) = delete;
+  PetscErrorCode FreeLeftovers(cudaStream_t s); /* every allocation still recorded, back to the pool (on s) */
+
+  static void Allocated(void *p) { if (current) current->live.push_back(p); }
+  static void Freed(void *p);
+
+private:
+  static BuildScope *current;
+  BuildScope        *outer;
+  std::vector<void *> live;
+};
+
 /* n entries of T (at least one, so that the pointer is never null) from the pool; adds n * sizeof(T) to *bytes
    when bytes is given (the format's device-memory count). Out of device memory (or past -mat_spmv_device_memory_max)
    is PETSC_ERR_MEM, with CUDA's error cleared: the generic type then keeps the parent's product (aijspmv.cu, Sync) */
@@ -55,6 +78,7 @@ PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes, cudaStream_
   }
   PetscCallCUDA(e);
   PetscCheck(((std::uintptr_t)*p & 255) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory pool: %p is not 256-byte aligned as cudaMalloc's (the formats' vector loads rely on it)", (void *)*p);
+  BuildScope::Allocated(*p);
   if (!s) PetscCallCUDA(cudaStreamSynchronize(nullptr));
   if (bytes) *bytes += n * sizeof(T);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -69,7 +93,10 @@ inline PetscErrorCode DeviceFree(std::initializer_list<void *> ptrs, cudaStream_
   for (void *p : ptrs) any = any || p;
   if (any && !s) PetscCallCUDA(cudaDeviceSynchronize());
   for (void *p : ptrs)
-    if (p) PetscCallCUDA(cudaFreeAsync(p, s));
+    if (p) {
+      BuildScope::Freed(p);
+      PetscCallCUDA(cudaFreeAsync(p, s));
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -843,12 +843,14 @@ public:
       estimated += SpMVAutoCandidateCost(c, rec.st, opt);
       if (c == AUTO_CSR) PetscCall(Time(f, A, x, y, e0, e1, t, s, &rec.us[c]));
       else { /* a library format that fails (out of device memory with two layouts held) is skipped, not fatal */
+        spmv::BuildScope scope; /* its layout and its build's temporaries are freed */
         PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
         ierr = Time(f, A, x, y, e0, e1, t, s, &rec.us[c]);
         if (ierr) (void)f->ReleaseDevice();
         PetscCall(PetscPopErrorHandler());
         if (ierr) {
           (void)cudaGetLastError(); /* a non-sticky error (allocation); a sticky one fails the next call anyway */
+          PetscCall(scope.FreeLeftovers(s));
           rec.us[c] = -2;
           PetscCall(PetscInfo(NULL, "spmv: candidate %s failed (error %d) and was skipped\n", SpMVAutoNames[c], (int)ierr));
           continue;
