@@ -152,10 +152,15 @@ __global__ void MaxOffset(PetscInt m, const int *__restrict__ rp, const int *__r
   if ((threadIdx.x & 31) == 0) atomicMax(mx, v);
 }
 
+/* the column of a padding entry on the device: no real column or 16-bit offset (|offset| <= SHRT_MAX) is this value, so
+   the kernel skips padding (0 * Inf would be NaN in a row AIJ keeps finite); the host reference keeps the paper's
+   padding columns (a neighbour's) and stops at each slot's end, which is the same product */
+template <typename C>
+__device__ __forceinline__ constexpr C PadColumn() { return std::is_same_v<C, short> ? (C)SHRT_MIN : (C)INT_MIN; }
+
 /* One warp per block, one lane per slot; V: the stored value type (PetscScalar, or SpMVSingleScalar for single); C: the column
-   type, int (columns) or short (offsets from the slot's RefRow; a padding entry that repeats a neighbour's column
-   too far away for 16 bits points at its own row instead: its value is 0). VALUES_ONLY: the refresh, which
-   re-gathers the values only. */
+   type, int (columns) or short (offsets from the slot's RefRow); padding entries: PadColumn, value 0. VALUES_ONLY: the
+   refresh, which re-gathers the values only. */
 template <bool VALUES_ONLY, typename V, typename C>
 __global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64_t *__restrict__ offset, const int *__restrict__ slot_start, const int *__restrict__ slot_take, const int *__restrict__ slot_row, const int *__restrict__ Aj, const V *__restrict__ Aa, C *__restrict__ col, V *__restrict__ data)
 {
@@ -170,12 +175,7 @@ __global__ void Fill(int64_t nblocks, const int *__restrict__ width, const int64
       if (VALUES_ONLY) {
         if (has) data[off + (int64_t)j * kB1] = Aa[start + j];
       } else {
-        const unsigned mask  = __ballot_sync(kFull, has);
-        const unsigned below = mask & ((1u << lane) - 1u);
-        const int      from  = has ? lane : (below ? 31 - __clz(below) : __ffs(mask) - 1);
-        const int      c     = __shfl_sync(kFull, has ? Aj[start + j] : 0, from);
-        if constexpr (std::is_same_v<C, short>) col[off + (int64_t)j * kB1] = (short)(has || llabs((long long)c - ref) <= SHRT_MAX ? c - ref : 0);
-        else col[off + (int64_t)j * kB1] = c;
+        col[off + (int64_t)j * kB1]  = has ? (C)(Aj[start + j] - ref) : PadColumn<C>();
         data[off + (int64_t)j * kB1] = has ? Aa[start + j] : V(0);
       }
     }
@@ -197,7 +197,10 @@ __global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__r
     const PetscScalar *xr  = x + (std::is_same_v<C, short> ? RefRow(r) : 0); /* 16-bit offsets: from the slot's row */
     PetscScalar        acc = 0;
 #pragma unroll 4
-    for (int j = 0; j < T; j++) acc += spmv::Widen<PetscScalar>(spmv::Ldcs(d + (int64_t)j * kB1)) * spmv::Ldg(xr + __ldcs(c + (int64_t)j * kB1));
+    for (int j = 0; j < T; j++) {
+      const C cj = __ldcs(c + (int64_t)j * kB1);
+      if (cj != PadColumn<C>()) acc += spmv::Widen<PetscScalar>(spmv::Ldcs(d + (int64_t)j * kB1)) * spmv::Ldg(xr + cj);
+    }
     if (r >= 0) {
       if (ADD) y[r] += acc;
       else y[r] = acc;
@@ -453,17 +456,20 @@ public:
     if (st.nblocks) {
       PetscCall(spmv::Download(width, dev.width));
       PetscCall(spmv::Download(offset, dev.offset));
-      if (dev.col16) { /* offsets from the slots' rows: the real entries must give the reference's columns */
+      /* the real entries give the reference's columns (16-bit offsets: from the slots' rows); padding is PadColumn */
+      std::vector<int> sr(st.nblocks * kB1);
+      PetscCall(spmv::Download(sr, dev.slot_row));
+      if (dev.col16) {
         std::vector<short> c16(st.padded);
-        std::vector<int>   sr(st.nblocks * kB1);
         PetscCall(spmv::Download(c16, dev.col16));
-        PetscCall(spmv::Download(sr, dev.slot_row));
-        for (int64_t b = 0; b < st.nblocks; b++)
-          for (int64_t k = offset_host(ref, b); k < offset_host(ref, b + 1); k++) {
-            const int r = sr[b * kB1 + (k - offset_host(ref, b)) % kB1];
-            col[k]      = ref.src[k] >= 0 ? (r >= 0 ? r : r == -1 ? 0 : -2 - r) + c16[k] : ref.col[k];
-          }
+        for (int64_t k = 0; k < st.padded; k++) col[k] = c16[k] == SHRT_MIN ? INT_MIN : c16[k];
       } else PetscCall(spmv::Download(col, dev.col));
+      for (int64_t b = 0; b < st.nblocks; b++)
+        for (int64_t k = offset_host(ref, b); k < offset_host(ref, b + 1); k++) {
+          const int r = sr[b * kB1 + (k - offset_host(ref, b)) % kB1];
+          PetscCheck((ref.src[k] < 0) == (col[k] == INT_MIN), PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device entry %" PetscInt64_FMT ": %s where the host reference has %s", (PetscInt64)k, ref.src[k] < 0 ? "a column" : "padding", ref.src[k] < 0 ? "padding" : "an entry");
+          col[k] = ref.src[k] < 0 ? ref.col[k] : col[k] + (dev.col16 ? (r >= 0 ? r : r == -1 ? 0 : -2 - r) : 0);
+        }
       if (dev.data32) {
         std::vector<SpMVSingleScalar> d32(st.padded);
         PetscCall(spmv::Download(d32, dev.data32));
@@ -472,7 +478,7 @@ public:
       PetscCall(spmv::Download(slot, dev.slot_row));
     }
     PetscCheck(width == ref.width && offset == ref.offset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device block widths/offsets differ from the host reference");
-    PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices (padding included%s) differ from the host reference", dev.col16 ? "; with 16-bit offsets the real entries only" : "");
+    PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices of the entries differ from the host reference");
     for (std::size_t k = 0; k < slot.size(); k++) {
       const int r = slot[k] >= -1 ? slot[k] : -2 - slot[k];
       PetscCheck(r == ref.row_perm[k] && (slot[k] < -1) == (bool)ref.split[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device slot %zu: row %d, host row %d", k, r, ref.row_perm[k]);

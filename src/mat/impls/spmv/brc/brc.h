@@ -6,7 +6,9 @@
    most B2 nonzeros; pieces are queued FIFO (all first pieces in sorted order, then all second pieces, ...)
    and taken 32 (B1) at a time into blocks. Block b is a dense 32 x T_b tile stored column-major, with
    T_b the longest piece in it; padding repeats the column of the nearest lower lane that has an entry at
-   that position (else the lowest lane that has one), so the x load hits an address a neighbour loads.
+   that position (else the lowest lane that has one), so the x load hits an address a neighbour loads (the paper;
+   the host reference keeps it). The device layout marks padding with a column no entry has and skips it: a lane's
+   sum stops at its piece's end on both, so Inf or NaN in x reaches only the rows AIJ sends it to.
    One warp runs one block; a lane owns one piece: unsplit rows store their sum, split rows add it with
    FP64 atomics.
 
