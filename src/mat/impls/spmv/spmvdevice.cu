@@ -2,7 +2,8 @@
    The library's device memory pool (spmvdevice.cuh says why): one cudaMemPool_t per device, made at the first
    allocation on it, with no release threshold (freed memory stays in the pool, ready for the next allocation,
    until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed); at most
-   -mat_spmv_device_memory_max MB (CUDA's maxSize; 0: no cap).
+   -mat_spmv_device_memory_max MB in use (0: no cap), checked by PoolAllocate itself: CUDA's maxSize is rounded up to
+   the pool's reservation granularity (tens of MB), so a cap of a few MB let layouts of 26-56 MB fit.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
@@ -15,6 +16,7 @@ namespace
 {
 constexpr int kMaxDevices = 64;
 cudaMemPool_t pools[kMaxDevices];
+std::size_t   caps[kMaxDevices]; /* bytes in use allowed (0: no cap) */
 bool          registered = false;
 
 PetscErrorCode DestroyPools(void)
@@ -33,7 +35,7 @@ PetscErrorCode DestroyPools(void)
 }
 } // namespace
 
-PetscErrorCode DevicePool(cudaMemPool_t *pool)
+static PetscErrorCode DevicePool(cudaMemPool_t *pool)
 {
   int dev;
 
@@ -48,7 +50,7 @@ PetscErrorCode DevicePool(cudaMemPool_t *pool)
        does not fit keeps the parent's product; read once, when the device's pool is made */
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-mat_spmv_device_memory_max", &mb, NULL));
     PetscCheck(mb >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_device_memory_max %" PetscInt_FMT ": a size in MB, 0 for no cap", mb);
-    props.maxSize          = (std::size_t)mb << 20;
+    caps[dev]              = (std::size_t)mb << 20;
     props.allocType        = cudaMemAllocationTypePinned;
     props.handleTypes      = cudaMemHandleTypeNone;
     props.location.type    = cudaMemLocationTypeDevice;
@@ -59,6 +61,25 @@ PetscErrorCode DevicePool(cudaMemPool_t *pool)
     registered = true;
   }
   *pool = pools[dev];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
+{
+  cudaMemPool_t pool = nullptr;
+  std::size_t   used = 0;
+  int           dev;
+
+  PetscFunctionBegin;
+  PetscCall(DevicePool(&pool));
+  PetscCallCUDA(cudaGetDevice(&dev));
+  if (caps[dev]) PetscCallCUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  cudaError_t e = caps[dev] && used + size > caps[dev] ? cudaErrorMemoryAllocation : cudaMallocFromPoolAsync(p, size, pool, s);
+  if (e == cudaErrorMemoryAllocation) {
+    (void)cudaGetLastError(); /* not sticky: cleared, so that the next CUDA call does not report it again */
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-spmv: out of device memory for %zu bytes (the library's pool holds %zu; -mat_spmv_device_memory_max)", size, used);
+  }
+  PetscCallCUDA(e);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

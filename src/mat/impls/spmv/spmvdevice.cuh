@@ -34,8 +34,10 @@ inline unsigned GridFor(int64_t threads, int block, int64_t cap)
    Stream order: an allocation or free given a stream s is ordered on s (the build's stream: no synchronization);
    without a stream, DeviceAlloc returns memory ready for any stream and DeviceFree first waits for the device
    (what cudaMalloc/cudaFree do), so callers that do not know the stream of the memory's last use stay safe. */
-PetscErrorCode DevicePool(cudaMemPool_t *);
 PetscErrorCode TrimPool(void);
+/* size bytes from this device's pool on s; PETSC_ERR_MEM (CUDA's error cleared) when the device is out of memory
+   or the pool would hold more than -mat_spmv_device_memory_max */
+PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s);
 
 /* The device memory of a build in progress. A format's BuildDevice returns at its first error (PetscCall) with its
    temporaries still allocated: out of device memory they would stay in the pool for good, taken from the parent
@@ -66,17 +68,8 @@ private:
 template <typename T>
 PetscErrorCode DeviceAlloc(T **p, std::size_t n, std::size_t *bytes, cudaStream_t s = nullptr)
 {
-  cudaMemPool_t     pool;
-  const std::size_t size = std::max<std::size_t>(n, 1) * sizeof(T);
-
   PetscFunctionBegin;
-  PetscCall(DevicePool(&pool));
-  const cudaError_t e = cudaMallocFromPoolAsync((void **)p, size, pool, s);
-  if (e == cudaErrorMemoryAllocation) {
-    (void)cudaGetLastError(); /* not sticky: cleared, so that the next CUDA call does not report it again */
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-spmv: out of device memory for %zu bytes (the library's pool: -mat_spmv_device_memory_max)", size);
-  }
-  PetscCallCUDA(e);
+  PetscCall(PoolAllocate((void **)p, std::max<std::size_t>(n, 1) * sizeof(T), s));
   PetscCheck(((std::uintptr_t)*p & 255) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "device memory pool: %p is not 256-byte aligned as cudaMalloc's (the formats' vector loads rely on it)", (void *)*p);
   BuildScope::Allocated(*p);
   if (!s) PetscCallCUDA(cudaStreamSynchronize(nullptr));
