@@ -66,7 +66,7 @@ GPUOPTS   := $(if $(HAVE_GPU),-dm_vec_type cuda -use_gpu_aware_mpi 0,)
 EXAMPLES   = $(BUILD)/bin/spmv_solve $(BUILD)/bin/bench_spmv $(BUILD)/bin/bench_ops $(BUILD)/bin/bench_pcapply $(BUILD)/bin/bench_assembly \
              $(foreach t,$(TUTORIALS),$(BUILD)/bin/$(word 1,$(subst :, ,$(t))))
 HOST_TESTS := $(patsubst tests/%.cxx,$(BUILD)/bin/%,$(wildcard tests/test_*_host.cxx))
-TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype
+TESTS     := $(HOST_TESTS) $(BUILD)/bin/test_matops $(BUILD)/bin/test_aijops $(BUILD)/bin/test_ksp $(BUILD)/bin/test_mpi $(BUILD)/bin/test_gpu $(BUILD)/bin/test_poly $(BUILD)/bin/test_poly_single $(BUILD)/bin/test_spmv $(BUILD)/bin/test_pcs $(BUILD)/bin/test_retype $(BUILD)/bin/test_bigindex
 endif
 
 .PHONY: lib run test gpu gpu-pip bench clean distclean install uninstall petsc4py complex-bins int64-bins

@@ -43,6 +43,7 @@ case " $what " in *" check "*|*" all "*)
     step ${T}_gpu_ksp     "$BIN/test_ksp" -type $T -matrix "$M/cage11.mtx"
     step ${T}_gpu_ksp_st  "$BIN/test_ksp" -type $T -matrix "stencil27:n=30"
     step ${T}_gpu_poly    "$BIN/test_poly" -type $T -n 100
+    step ${T}_gpu_bigindex "$BIN/test_bigindex" -type $T # 64-bit PetscInt: a block past 32-bit indices keeps the parent's product
   done
   step aijcusparse_gpu_poly "$BIN/test_poly" -type aijcusparse -n 100
   # BRC's 32-bit columns where 16-bit offsets would fit (the default takes offsets on the stencils, bands and meshes)

@@ -78,8 +78,9 @@ struct Mat_SeqAIJSpMV : SpMVOverlay {
   PetscBool        built         = PETSC_FALSE; /* the format holds the current matrix */
   PetscBool        onhost        = PETSC_FALSE; /* ... built by the host reference */
   bool             ondevice      = false;       /* built on the GPU at least once: may hold device memory */
-  PetscBool        nofit         = PETSC_FALSE; /* the format's GPU build ran out of device memory: the parent's product
+  PetscBool        nofit         = PETSC_FALSE; /* no GPU layout (out of device memory, or toolarge): the parent's product
                                                    until the nonzero pattern changes (Sync) */
+  bool             toolarge      = false;       /* ... because the block overflows the layouts' 32-bit indices */
   PetscObjectState state = 0, nzstate = 0;
   const void      *data = nullptr;                /* the implementation data it was built from (MatHeaderMerge) */
   const int       *di = nullptr, *dj = nullptr;   /* the device CSR the format was built from */
@@ -585,30 +586,62 @@ PetscErrorCode Mat_SeqAIJSpMV::Release()
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the error handler around a format's GPU build: out of memory (PETSC_ERR_MEM, spmv::DeviceAlloc) passes silently, the
-   caller keeps the parent's product; any other error is reported as PETSc's default handler reports it */
-PetscErrorCode QuietOutOfMemory(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
+/* the error handler around a format's GPU build: out of memory (PETSC_ERR_MEM, spmv::DeviceAlloc) and a layout's 32-bit
+   index overflow (PETSC_ERR_INT_OVERFLOW, the formats' build checks) pass silently, the caller keeps the parent's product;
+   any other error is reported as PETSc's default handler reports it */
+PetscErrorCode QuietNoLayout(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
-  if (n == PETSC_ERR_MEM) return n;
+  if (n == PETSC_ERR_MEM || n == PETSC_ERR_INT_OVERFLOW) return n;
   return PetscTraceBackErrorHandler(comm, line, fun, file, n, p, mess, ctx);
 }
 
-/* A new layout on the GPU, or none when it does not fit in device memory (c->nofit: the products are the parent's,
-   as aijcusparse's, until the next pattern; a matrix that fits for aijcusparse never fails for want of ours) */
-PetscErrorCode BuildDeviceOrNone(Mat A, Mat_SeqAIJSpMV *c, const SpMVDeviceCsr &d, cudaStream_t s)
+/* The format's GPU build from the parent's device CSR (i, j: PetscInt; narrowed into c->ni, c->nj in a 64-bit-index build) */
+PetscErrorCode NarrowAndBuild(Mat_SeqAIJSpMV *c, SpMVDeviceCsr &d, const PetscInt *i, const PetscInt *j, cudaStream_t s)
 {
-  PetscErrorCode ierr;
+  PetscFunctionBegin;
+  if (sizeof(PetscInt) == sizeof(int)) {
+    d.i = (const int *)i;
+    d.j = (const int *)j;
+  } else {
+    PetscCall(spmv::DeviceFree({c->ni, c->nj}));
+    c->ni = c->nj = nullptr;
+    PetscCall(spmv::DeviceAlloc(&c->ni, d.m + 1, nullptr, s));
+    PetscCall(spmv::DeviceAlloc(&c->nj, d.nnz, nullptr, s));
+    Narrow<<<spmv::GridFor(d.m + 1, 256, 4096), 256, 0, s>>>(d.m + 1, i, c->ni);
+    Narrow<<<spmv::GridFor(d.nnz, 256, 4096), 256, 0, s>>>(d.nnz, j, c->nj);
+    SpMVCheckLaunch();
+    d.i = c->ni;
+    d.j = c->nj;
+  }
+  PetscCall(c->fmt->BuildDevice(d, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A new layout on the GPU, or none (c->nofit: the products are the parent's, as aijcusparse's, until the next pattern)
+   when it does not fit in device memory or the block overflows the layout's 32-bit indices (2^31 or more rows, columns
+   or nonzeros on a rank, which aijcusparse runs with 64-bit PetscInt, or a layout's own count near that): a matrix that runs on aijcusparse never fails
+   for want of ours */
+PetscErrorCode BuildDeviceOrNone(Mat A, Mat_SeqAIJSpMV *c, SpMVDeviceCsr &d, const PetscInt *i, const PetscInt *j, cudaStream_t s)
+{
+  PetscErrorCode   ierr = PETSC_SUCCESS;
+  spmv::BuildScope scope; /* what a failed build still holds */
 
   PetscFunctionBegin;
-  spmv::BuildScope scope; /* what a failed build still holds */
-  PetscCall(PetscPushErrorHandler(QuietOutOfMemory, nullptr));
-  ierr = c->fmt->BuildDevice(d, s);
-  PetscCall(PetscPopErrorHandler());
-  c->nofit = (PetscBool)(ierr == PETSC_ERR_MEM);
-  if (c->nofit) {
-    PetscCall(c->fmt->ReleaseDevice()); /* the layout, then the build's temporaries: back to the pool; Sync trims it after every build */
+  c->toolarge = !(d.m < PETSC_INT32_MAX && d.n < PETSC_INT32_MAX && d.nnz < PETSC_INT32_MAX);
+  if (!c->toolarge) {
+    PetscCall(PetscPushErrorHandler(QuietNoLayout, nullptr));
+    ierr = NarrowAndBuild(c, d, i, j, s);
+    PetscCall(PetscPopErrorHandler());
+  }
+  c->toolarge = c->toolarge || ierr == PETSC_ERR_INT_OVERFLOW;
+  c->nofit    = (PetscBool)(c->toolarge || ierr == PETSC_ERR_MEM);
+  if (c->nofit) { /* the layout, the 32-bit indices, then the build's temporaries: back to the pool (Sync trims it) */
+    PetscCall(c->fmt->ReleaseDevice());
+    PetscCall(spmv::DeviceFree({c->ni, c->nj}, s));
+    c->ni = c->nj = nullptr;
     PetscCall(scope.FreeLeftovers(s));
-    PetscCall(PetscInfo(A, "%s: the format does not fit in device memory (-mat_spmv_device_memory_max); the products are the parent's until the nonzero pattern changes\n", c->info->seqname));
+    if (c->toolarge) PetscCall(PetscInfo(A, "%s: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros overflows the format's 32-bit indices; the products are the parent's until the nonzero pattern changes\n", c->info->seqname, d.m, d.n, d.nnz));
+    else PetscCall(PetscInfo(A, "%s: the format does not fit in device memory (-mat_spmv_device_memory_max); the products are the parent's until the nonzero pattern changes\n", c->info->seqname));
   } else PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -640,7 +673,6 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     SpMVDeviceCsr      d;
     const PetscInt     m = A->rmap->n, nnz = ((Mat_SeqAIJ *)A->data)->nz;
 
-    PetscCheck(nnz < PETSC_INT32_MAX && m < PETSC_INT32_MAX && A->cmap->n < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%s stores 32-bit indices: %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " nonzeros does not fit", c->info->seqname, m, A->cmap->n, nnz);
     PetscCall(PetscGetCurrentCUDAStream(&s));
     PetscCall(MatSpMVSeqDeviceCsr(A, PETSC_FALSE, &i, &j, &v));
     rebuild = (PetscBool)(!c->built || c->onhost || due || A->nonzerostate != c->nzstate || A->data != c->data || (const void *)i != (const void *)c->di || (const void *)j != (const void *)c->dj);
@@ -648,23 +680,10 @@ PetscErrorCode Sync(Mat A, Mat_SeqAIJSpMV *c, PetscBool onhost)
     d.n   = A->cmap->n;
     d.nnz = nnz;
     d.a   = v;
-    if (sizeof(PetscInt) == sizeof(int)) {
-      d.i = (const int *)i;
-      d.j = (const int *)j;
-    } else {
-      if (rebuild) {
-        PetscCall(spmv::DeviceFree({c->ni, c->nj}));
-        PetscCall(spmv::DeviceAlloc(&c->ni, m + 1, nullptr, s));
-        PetscCall(spmv::DeviceAlloc(&c->nj, nnz, nullptr, s));
-        Narrow<<<spmv::GridFor(m + 1, 256, 4096), 256, 0, s>>>(m + 1, i, c->ni);
-        Narrow<<<spmv::GridFor(nnz, 256, 4096), 256, 0, s>>>(nnz, j, c->nj);
-        SpMVCheckLaunch();
-      }
-      d.i = c->ni;
-      d.j = c->nj;
-    }
+    d.i   = sizeof(PetscInt) == sizeof(int) ? (const int *)i : c->ni;
+    d.j   = sizeof(PetscInt) == sizeof(int) ? (const int *)j : c->nj;
     PetscCall(PetscLogEventBegin(rebuild ? MAT_SpMV_Build : MAT_SpMV_Refresh, A, 0, 0, 0));
-    if (rebuild) PetscCall(BuildDeviceOrNone(A, c, d, s));
+    if (rebuild) PetscCall(BuildDeviceOrNone(A, c, d, i, j, s));
     else if (!c->nofit) PetscCall(c->fmt->RefreshDevice(d, s));
     PetscCallCUDA(cudaStreamSynchronize(s)); /* once per (re)assembly: honest event times, errors surface here */
     if (rebuild) PetscCall(spmv::TrimPool()); /* the build's temporaries (and a selection's losers) go back to the driver */
@@ -965,7 +984,7 @@ PetscErrorCode MatView_SeqAIJSpMV(Mat A, PetscViewer viewer)
   if (!A->assembled || !((Mat_SeqAIJ *)A->data)->nz || c->exec == kParent || A->boundtocpu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
   if (c->exec == kDevice && c->nofit) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "the format did not fit in device memory (-mat_spmv_device_memory_max): products by the parent until the nonzero pattern changes\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s: products by the parent until the nonzero pattern changes\n", c->toolarge ? "the block overflows the format's 32-bit indices" : "the format did not fit in device memory (-mat_spmv_device_memory_max)"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(c->fmt->View(viewer));
@@ -1385,14 +1404,15 @@ PetscErrorCode MatSpMVVerify(Mat A, PetscReal *maxdiff)
   PetscCheck(c, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a petsc-spmv sequential matrix: %s", ((PetscObject)A)->type_name);
   PetscCheck(c->exec == kDevice, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSpMVVerify compares the GPU layout; this matrix runs on the host");
   PetscCall(Sync(A, c, PETSC_FALSE));
-  PetscCheck(!c->nofit, PETSC_COMM_SELF, PETSC_ERR_MEM, "MatSpMVVerify: the format did not fit in device memory, there is no GPU layout to compare");
+  PetscCheck(!c->nofit, PETSC_COMM_SELF, c->toolarge ? PETSC_ERR_INT_OVERFLOW : PETSC_ERR_MEM, "MatSpMVVerify: there is no GPU layout to compare (%s)", c->toolarge ? "the block overflows its 32-bit indices" : "it did not fit in device memory");
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCall(HostCsr(A, &h));
   PetscCall(c->fmt->Verify(h, s, maxdiff));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Did the format of this petsc-spmv matrix (or block) not fit in device memory, so that the parent runs its products? */
+/* Has this petsc-spmv matrix (or block) no GPU layout (out of device memory, or too large for 32-bit indices), so that
+   the parent runs its products? */
 PetscBool MatSpMVSeqNoFit(Mat A)
 {
   Mat_SeqAIJSpMV *c = Ctx(A);

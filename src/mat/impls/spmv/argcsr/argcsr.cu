@@ -381,7 +381,7 @@ public:
     PetscCallCUDA(cudaMemcpyAsync(&nl, lfirst + m, sizeof(int), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
     const int64_t G = tot[0];
-    PetscCheck(G >= 1 && G < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "ARgCSR: %" PetscInt64_FMT " groups do not fit the grid; raise -mat_argcsr_desired_chunk_size", G);
+    PetscCheck(G >= 1 && G < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "ARgCSR: %" PetscInt64_FMT " groups do not fit the grid; raise -mat_argcsr_desired_chunk_size", G);
     st.groups    = G;
     st.long_rows = nl;
     /* 2. the group table, the long rows */

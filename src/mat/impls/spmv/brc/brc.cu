@@ -357,7 +357,7 @@ public:
     PetscCallCUDA(cudaStreamSynchronize(s));
     st.nslots  = total;
     st.nblocks = (total + kB1 - 1) / kB1;
-    PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
+    PetscCheck(st.nblocks * kB1 < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "BRC: %" PetscInt64_FMT " row pieces overflow the 32-bit slot index; raise -mat_brc_width", st.nslots);
     /* 3. slots: row, start, length of every piece */
     const int64_t nslot = st.nblocks * kB1;
     PetscCall(spmv::DeviceAlloc(&dev.slot_row, nslot, &dev.bytes, s));

@@ -791,7 +791,7 @@ public:
     st.S             = st.slots_k[CCOOKIndex(K)];
     st.nchunks       = (st.S + B - 1) / B;
     st.padded        = st.nchunks * C;
-    PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
+    PetscCheck(st.nchunks * B < PETSC_INT32_MAX && m < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "CCOO: %" PetscInt64_FMT " slots overflow the 32-bit scans", (PetscInt64)(st.nchunks * B));
     gridb = (unsigned)std::max<int64_t>(1, std::min<int64_t>(st.nchunks, (int64_t)sms * 8));
     PetscCall(spmv::DeviceAlloc(&gstart, m + 1, nullptr, s));
     RowSlots<<<GridFor(m + 1), kThreads, 0, s>>>(m, A.i, (int)K, gstart);

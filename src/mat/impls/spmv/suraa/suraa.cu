@@ -421,7 +421,7 @@ class SURAA final : public SpMVFormat {
       blocks += ((int64_t)(e - b) * c.lanes + kThreads - 1) / kThreads;
       C->n++;
     }
-    PetscCheck(blocks < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "SURAA: %" PetscInt64_FMT " blocks in one launch", blocks);
+    PetscCheck(blocks < PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "SURAA: %" PetscInt64_FMT " blocks in one launch", blocks);
     C->blk[C->n] = (int)blocks;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
