@@ -38,6 +38,7 @@ if has check; then
   for T in $TYPES; do
     step ${T}_gpu        "$BIN/test_gpu" -type $T -matrices "$SMALL"
     step ${T}_complex    "$BIN/test_complex" -type $T -ref aijcusparse -vec_type cuda
+    step ${T}_matops     "$BIN/test_matops" -type $T # with Inf and NaN in x: non-finite exactly where AIJ's product is
   done
   # two ranks (one GPU): the MPI types' blocks in complex against mpiaijcusparse
   for T in spmv ccoo brc; do
