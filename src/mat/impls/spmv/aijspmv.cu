@@ -619,8 +619,8 @@ PetscErrorCode NarrowAndBuild(Mat_SeqAIJSpMV *c, SpMVDeviceCsr &d, const PetscIn
 
 /* A new layout on the GPU, or none (c->nofit: the products are the parent's, as aijcusparse's, until the next pattern)
    when it does not fit in device memory or the block overflows the layout's 32-bit indices (2^31 or more rows, columns
-   or nonzeros on a rank, which aijcusparse runs with 64-bit PetscInt, or a layout's own count near that): a matrix that runs on aijcusparse never fails
-   for want of ours */
+   or nonzeros on a rank, which aijcusparse runs with 64-bit PetscInt, or a layout's own count near that): a matrix
+   that runs on aijcusparse never fails for want of ours */
 PetscErrorCode BuildDeviceOrNone(Mat A, Mat_SeqAIJSpMV *c, SpMVDeviceCsr &d, const PetscInt *i, const PetscInt *j, cudaStream_t s)
 {
   PetscErrorCode   ierr = PETSC_SUCCESS;

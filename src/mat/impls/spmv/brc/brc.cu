@@ -140,7 +140,7 @@ __global__ void BlockWidths(int64_t nblocks, const int *__restrict__ take, int *
 }
 
 /* the row a slot's 16-bit column offsets are relative to: its row (split or not), row 0 for a dummy slot */
-__device__ __forceinline__ int RefRow(int r) { return r >= 0 ? r : (r == -1 ? 0 : -2 - r); }
+__host__ __device__ __forceinline__ int RefRow(int r) { return r >= 0 ? r : (r == -1 ? 0 : -2 - r); }
 
 /* the largest |column - row| of the matrix (does every column fit a 16-bit offset from its row?) */
 __global__ void MaxOffset(PetscInt m, const int *__restrict__ rp, const int *__restrict__ cj, unsigned *__restrict__ mx)
@@ -457,8 +457,7 @@ public:
       PetscCall(spmv::Download(width, dev.width));
       PetscCall(spmv::Download(offset, dev.offset));
       /* the real entries give the reference's columns (16-bit offsets: from the slots' rows); padding is PadColumn */
-      std::vector<int> sr(st.nblocks * kB1);
-      PetscCall(spmv::Download(sr, dev.slot_row));
+      PetscCall(spmv::Download(slot, dev.slot_row));
       if (dev.col16) {
         std::vector<short> c16(st.padded);
         PetscCall(spmv::Download(c16, dev.col16));
@@ -466,16 +465,14 @@ public:
       } else PetscCall(spmv::Download(col, dev.col));
       for (int64_t b = 0; b < st.nblocks; b++)
         for (int64_t k = offset_host(ref, b); k < offset_host(ref, b + 1); k++) {
-          const int r = sr[b * kB1 + (k - offset_host(ref, b)) % kB1];
           PetscCheck((ref.src[k] < 0) == (col[k] == INT_MIN), PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device entry %" PetscInt64_FMT ": %s where the host reference has %s", (PetscInt64)k, ref.src[k] < 0 ? "a column" : "padding", ref.src[k] < 0 ? "padding" : "an entry");
-          col[k] = ref.src[k] < 0 ? ref.col[k] : col[k] + (dev.col16 ? (r >= 0 ? r : r == -1 ? 0 : -2 - r) : 0);
+          col[k] = ref.src[k] < 0 ? ref.col[k] : col[k] + (dev.col16 ? RefRow(slot[b * kB1 + (k - offset_host(ref, b)) % kB1]) : 0);
         }
       if (dev.data32) {
         std::vector<SpMVSingleScalar> d32(st.padded);
         PetscCall(spmv::Download(d32, dev.data32));
         std::copy(d32.begin(), d32.end(), data.begin());
       } else PetscCall(spmv::Download(data, dev.data));
-      PetscCall(spmv::Download(slot, dev.slot_row));
     }
     PetscCheck(width == ref.width && offset == ref.offset, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device block widths/offsets differ from the host reference");
     PetscCheck(col == ref.col, PETSC_COMM_SELF, PETSC_ERR_PLIB, "BRC device column indices of the entries differ from the host reference");
