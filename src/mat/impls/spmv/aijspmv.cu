@@ -70,6 +70,7 @@ struct Mat_SeqAIJSpMV : SpMVOverlay {
   SpMVFormat           *fmt  = nullptr;
   char                  visible[64]; /* the type name users see: seqaij<fmt>, or the parent's for MPI blocks */
   PetscBool             lend = PETSC_FALSE; /* every inherited operation lends the parent's name (debug PETSc) */
+  bool                  parentnames = false; /* the product dispatch is composed under the parent's names */
   struct _MatOps        ops;                /* the parent's operations (re-captured after MatBindToCPU) */
   std::array<PetscErrorCode (*)(void), kNumComposed> composed{};
 
@@ -238,6 +239,7 @@ PetscErrorCode CaptureComposed(Mat A, Mat_SeqAIJSpMV *c, std::index_sequence<K..
 
 /* ---- products ------------------------------------------------------------------------------------------ */
 PetscErrorCode Attach(Mat, const SpMVFormatInfo *, PetscBool, PetscBool);
+PetscErrorCode ComposeParentDispatch(Mat, Mat_SeqAIJSpMV *);
 
 /* The parent's symbolic and numeric phases behind the thunks, per product (C->product): PETSc's ABC_Basic
    runs an inner product's phases on the outer matrix with the inner C->product swapped in, so the product,
@@ -373,6 +375,8 @@ PetscErrorCode SpMVProductSetFromOptions(Mat C)
   const Fn fA = dispatch(A), fB = dispatch(B), fC = M ? dispatch(M) : fA;
 
   PetscFunctionBegin;
+  for (Mat X : {A, B, M})
+    if (Mat_SeqAIJSpMV *cx = X ? Ctx(X) : nullptr; cx && !cx->block) PetscCall(ComposeParentDispatch(X, cx));
   {
     ParentNames lend;
     lend.Add(C);
@@ -408,18 +412,34 @@ PetscErrorCode SpMVProductSetFromOptions(Mat C)
 }
 
 namespace {
-PetscErrorCode ComposeProductDispatch(Mat A, Mat_SeqAIJSpMV *c)
+/* The dispatch under the parent's names too: PETSc queries them when the matrix is lent the parent's name (nested
+   products in a product's phases, the lending thunks), and must find the overlay's dispatch there, not the parent's.
+   Composed at the matrix' first product (SpMVProductSetFromOptions: every product of a plugin operand passes there
+   first) rather than at its creation: most matrices never take part in a product, and the query and three composes
+   were a third of the overlay's creation cost on an aijcusparse parent. aijcusparse composes its three names together,
+   with one function, SeqAIJ none of them: one query tells for all three. */
+PetscErrorCode ComposeParentDispatch(Mat A, Mat_SeqAIJSpMV *c)
 {
   PetscErrorCode (*f)(void) = nullptr;
 
   PetscFunctionBegin;
-  /* aijcusparse composes its three names together, with one function (MatBindToCPU_SeqAIJCUSPARSE), SeqAIJ none of
-     them: one query tells for all three. PETSc queries a parent's name only while the matrix is lent that name, so a
-     name the parent lacks needs no entry: no compose per name, per matrix created, on a SeqAIJ parent */
+  if (c->parentnames) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectQueryFunction((PetscObject)A, kProductNames[0], &f));
   if (f && f != (PetscErrorCode (*)(void))SpMVProductSetFromOptions) c->productsfo = (PetscErrorCode (*)(Mat))f;
-  for (const char *name : kProductNames)
-    if (f || name == kProductNames[3]) PetscCall(PetscObjectComposeFunction((PetscObject)A, name, SpMVProductSetFromOptions));
+  if (f)
+    for (int k = 0; k < 3; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kProductNames[k], SpMVProductSetFromOptions));
+  c->parentnames = true;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The entry of the product dispatch: _anytype_C, which PETSc queries on every operand of a product whose operands'
+   dispatch operations differ (a plugin matrix and any other). One compose per matrix created. */
+PetscErrorCode ComposeProductDispatch(Mat A, Mat_SeqAIJSpMV *c)
+{
+  PetscFunctionBegin;
+  c->parentnames = false; /* the parent may have composed its own again (MatBindToCPU) */
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, kProductNames[3], SpMVProductSetFromOptions));
+  if (c->lend) PetscCall(ComposeParentDispatch(A, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -1182,11 +1202,9 @@ PetscErrorCode MatSpMVSeqDetach(Mat A)
   VecOps::Release(A, c);
   if (!c->block) {
     VisibleOps::Release(A, c);
-    for (const char *name : kProductNames) {
-      PetscBool anytype;
-      PetscCall(PetscStrcmp(name, kProductNames[3], &anytype));
-      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, anytype ? nullptr : c->productsfo));
-    }
+    PetscCall(PetscObjectComposeFunction((PetscObject)A, kProductNames[3], nullptr));
+    if (c->parentnames && c->productsfo)
+      for (int k = 0; k < 3; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kProductNames[k], c->productsfo));
     if (c->lend) {
       LentOps::Release(A, c);
       for (int k = 0; k < kNumComposed; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kComposedNames[k], c->composed[k]));
