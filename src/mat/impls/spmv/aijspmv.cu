@@ -65,13 +65,26 @@ enum Exec {
   kDevice  /* the format's GPU kernels */
 };
 
+/* The parent's entries of the operations the overlay replaces or wraps (the thunks below name each one): a copy of
+   the whole table (1.2 kB) made every overlay a large allocation, off the allocator's fast path */
+#define SPMV_PARENT_OPS(X) \
+  X(mult) X(multadd) X(bindtocpu) X(setfromoptions) X(view) X(duplicate) X(productsetfromoptions) \
+  X(convertfrom) X(convert) X(multtranspose) X(multtransposeadd) X(multhermitiantranspose) X(multhermitiantransposeadd) X(scale) \
+  X(shift) X(getdiagonal) X(diagonalscale) X(diagonalset) X(axpy) X(zeroentries) X(zerorows) \
+  X(zerorowscolumns) X(copy) X(getcurrentmemtype) X(assemblyend) X(setoption) X(setup) X(getrowmaxabs)
+struct ParentOps {
+#define SPMV_PARENT_OP(op) decltype(_MatOps::op) op = nullptr;
+  SPMV_PARENT_OPS(SPMV_PARENT_OP)
+#undef SPMV_PARENT_OP
+};
+
 struct Mat_SeqAIJSpMV : SpMVOverlay {
   const SpMVFormatInfo *info = nullptr;
   SpMVFormat           *fmt  = nullptr;
   char                  visible[64]; /* the type name users see: seqaij<fmt>, or the parent's for MPI blocks */
   PetscBool             lend = PETSC_FALSE; /* every inherited operation lends the parent's name (debug PETSc) */
   bool                  parentnames = false; /* the product dispatch is composed under the parent's names */
-  struct _MatOps        ops;                /* the parent's operations (re-captured after MatBindToCPU) */
+  ParentOps             ops;                /* the parent's operations (re-captured after MatBindToCPU) */
   std::array<PetscErrorCode (*)(void), kNumComposed> composed{};
 
   Exec             exec          = kParent;
@@ -150,42 +163,42 @@ public:
 /* ---- thunks that lend the name (debug PETSc, or -mat_spmv_lend_type_name) ---------------------------- */
 /* the slot of operation M taken by the thunk T::Call: the parent's current entry becomes the saved one (c->ops) and
    the thunk takes its place; a null entry stays null; Release puts the parent's back */
-template <typename T, typename F, F _MatOps::*M>
+template <typename T, typename F, F _MatOps::*M, F ParentOps::*P>
 struct ThunkSlot {
   static void Capture(Mat A, Mat_SeqAIJSpMV *c)
   {
     auto &live = A->ops->*M;
     if (live == T::Call) return;
-    c->ops.*M = live;
+    c->ops.*P = live;
     if (live) live = T::Call;
   }
   static void Release(Mat A, Mat_SeqAIJSpMV *c)
   {
     auto &live = A->ops->*M;
-    if (live == T::Call) live = c->ops.*M;
+    if (live == T::Call) live = c->ops.*P;
   }
 };
 
-template <typename F, F _MatOps::*M>
+template <typename F, F _MatOps::*M, F ParentOps::*P>
 struct OpThunk;
-template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Args...)>
-struct OpThunk<PetscErrorCode (*)(Mat, Args...), M> : ThunkSlot<OpThunk<PetscErrorCode (*)(Mat, Args...), M>, PetscErrorCode (*)(Mat, Args...), M> {
+template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Args...), PetscErrorCode (*ParentOps::*P)(Mat, Args...)>
+struct OpThunk<PetscErrorCode (*)(Mat, Args...), M, P> : ThunkSlot<OpThunk<PetscErrorCode (*)(Mat, Args...), M, P>, PetscErrorCode (*)(Mat, Args...), M, P> {
   static PetscErrorCode Call(Mat A, Args... args)
   {
     Mat_SeqAIJSpMV *c = Ctx(A);
 
     PetscFunctionBegin;
-    PetscCheck(c && (c->ops.*M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
+    PetscCheck(c && (c->ops.*P), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
     {
       ParentNames lend;
       lend.Add(A);
       (lend.Add(args), ...);
-      PetscCall((c->ops.*M)(A, args...));
+      PetscCall((c->ops.*P)(A, args...));
     }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 };
-#define SPMV_OP(op) OpThunk<decltype(_MatOps::op), &_MatOps::op>
+#define SPMV_OP(op) OpThunk<decltype(_MatOps::op), &_MatOps::op, &ParentOps::op>
 
 template <typename... T>
 struct OpList {
@@ -930,23 +943,23 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
 
 /* the parent's products that the overlay does not replace (transposed): on a GPU parent, host vectors staged
    (OnCUDAVectors); the parent's name lent where every inherited operation lends it. */
-template <typename F, F _MatOps::*M>
+template <typename F, F _MatOps::*M, F ParentOps::*P>
 struct VecOpThunk;
-template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...)>
-struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M> : ThunkSlot<VecOpThunk<PetscErrorCode (*)(Mat, V...), M>, PetscErrorCode (*)(Mat, V...), M> {
+template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...), PetscErrorCode (*ParentOps::*P)(Mat, V...)>
+struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M, P> : ThunkSlot<VecOpThunk<PetscErrorCode (*)(Mat, V...), M, P>, PetscErrorCode (*)(Mat, V...), M, P> {
   static PetscErrorCode Call(Mat A, V... v)
   {
     Mat_SeqAIJSpMV *c  = Ctx(A);
-    auto            op = [&](auto... w) { return CallParent(A, c, c->ops.*M, w...); };
+    auto            op = [&](auto... w) { return CallParent(A, c, c->ops.*P, w...); };
 
     PetscFunctionBegin;
-    PetscCheck(c && (c->ops.*M), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
+    PetscCheck(c && (c->ops.*P), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
     if (OnGPUParent(c) && !A->boundtocpu) PetscCall(OnCUDAVectors(op, v...));
     else PetscCall(op(v...));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 };
-#define SPMV_VECOP(op) VecOpThunk<decltype(_MatOps::op), &_MatOps::op>
+#define SPMV_VECOP(op) VecOpThunk<decltype(_MatOps::op), &_MatOps::op, &ParentOps::op>
 using VecOps = OpList<SPMV_VECOP(multtranspose), SPMV_VECOP(multtransposeadd), SPMV_VECOP(multhermitiantranspose), SPMV_VECOP(multhermitiantransposeadd)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c);
@@ -1032,22 +1045,22 @@ PetscErrorCode MatDuplicate_SeqAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
 }
 
 /* the operations replaced by the overlay's own; the parent's are kept in c->ops */
-template <typename T, T _MatOps::*M, T F>
+template <typename T, T _MatOps::*M, T ParentOps::*P, T F>
 struct Replace {
   static void Capture(Mat A, Mat_SeqAIJSpMV *c)
   {
     auto &live = A->ops->*M;
     if (live == F) return;
-    c->ops.*M = live;
+    c->ops.*P = live;
     live      = F;
   }
   static void Release(Mat A, Mat_SeqAIJSpMV *c)
   {
     auto &live = A->ops->*M;
-    if (live == F) live = c->ops.*M;
+    if (live == F) live = c->ops.*P;
   }
 };
-#define SPMV_REPLACE(op, fn) Replace<decltype(_MatOps::op), &_MatOps::op, fn>
+#define SPMV_REPLACE(op, fn) Replace<decltype(_MatOps::op), &_MatOps::op, &ParentOps::op, fn>
 using ReplacedOps = OpList<SPMV_REPLACE(mult, MatMult_SeqAIJSpMV), SPMV_REPLACE(multadd, MatMultAdd_SeqAIJSpMV), SPMV_REPLACE(bindtocpu, MatBindToCPU_SeqAIJSpMV), SPMV_REPLACE(setfromoptions, MatSetFromOptions_SeqAIJSpMV), SPMV_REPLACE(view, MatView_SeqAIJSpMV), SPMV_REPLACE(duplicate, MatDuplicate_SeqAIJSpMV)>;
 PetscErrorCode MatConvert_Parent_SeqAIJSpMV(Mat, MatType, MatReuse, Mat *);
 /* only where the name differs from the parent's (not on MPI blocks) */
