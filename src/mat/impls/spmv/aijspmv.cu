@@ -428,7 +428,7 @@ namespace {
 /* The dispatch under the parent's names too: PETSc queries them when the matrix is lent the parent's name (nested
    products in a product's phases, the lending thunks), and must find the overlay's dispatch there, not the parent's.
    Composed at the matrix' first product (SpMVProductSetFromOptions: every product of a plugin operand passes there
-   first) rather than at its creation: most matrices never take part in a product, and the query and three composes
+   first) rather than at its creation: most matrices never take part in a matrix-matrix product, and the query and three composes
    were a third of the overlay's creation cost on an aijcusparse parent. aijcusparse composes its three names together,
    with one function, SeqAIJ none of them: one query tells for all three. */
 PetscErrorCode ComposeParentDispatch(Mat A, Mat_SeqAIJSpMV *c)
@@ -438,7 +438,7 @@ PetscErrorCode ComposeParentDispatch(Mat A, Mat_SeqAIJSpMV *c)
   PetscFunctionBegin;
   if (c->parentnames) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectQueryFunction((PetscObject)A, kProductNames[0], &f));
-  if (f && f != (PetscErrorCode (*)(void))SpMVProductSetFromOptions) c->productsfo = (PetscErrorCode (*)(Mat))f;
+  if (f != (PetscErrorCode (*)(void))SpMVProductSetFromOptions) c->productsfo = (PetscErrorCode (*)(Mat))f; /* none while bound to the CPU */
   if (f)
     for (int k = 0; k < 3; k++) PetscCall(PetscObjectComposeFunction((PetscObject)A, kProductNames[k], SpMVProductSetFromOptions));
   c->parentnames = true;
