@@ -327,6 +327,20 @@ static PetscErrorCode TestProducts(const char *type, const char *ref, PetscBool 
     } else
       for (int k = 0; k < 14; k++) PetscCall(MatDestroy(&keep[k]));
   }
+  /* after products: bound to the CPU (the parent drops its product dispatch), unbound (composes it again), converted
+     to the parent in place (the overlay's dispatch comes off): products as the reference's */
+  for (int step = 0; step < 3; step++) {
+    const char *what[] = {"AB mixed, plugin bound to the CPU", "AB mixed, plugin unbound again", "AB mixed, plugin converted to the reference type in place"};
+    Mat         C, Cr;
+    if (step == 0) PetscCall(MatBindToCPU(Ab, PETSC_TRUE));
+    if (step == 1) PetscCall(MatBindToCPU(Ab, PETSC_FALSE));
+    if (step == 2) PetscCall(MatConvert(Ab, ref, MAT_INPLACE_MATRIX, &Ab));
+    PetscCall(MatMatMult(Ab, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &C));
+    PetscCall(MatMatMult(Ar, Pr, MAT_INITIAL_MATRIX, PETSC_DETERMINE, &Cr));
+    PetscCall(CheckProduct(Cr, C, what[step], (PetscBool)(gpu_products && step > 0)));
+    PetscCall(MatDestroy(&C));
+    PetscCall(MatDestroy(&Cr));
+  }
   PetscCall(MatDestroy(&A));
   PetscCall(MatDestroy(&P));
   PetscCall(MatDestroy(&Ar));
@@ -335,7 +349,7 @@ static PetscErrorCode TestProducts(const char *type, const char *ref, PetscBool 
   PetscCall(MatDestroy(&Pb));
   PetscCall(MatDestroy(&Rr));
   PetscCall(MatDestroy(&Rb));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  products AB, AtB, ABt, PtAP, RARt, mixed; initial and reuse%s\n", gpu_products ? " (GPU path)" : ""));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "ok  products AB, AtB, ABt, PtAP, RARt, mixed; initial and reuse; bound, unbound, converted%s\n", gpu_products ? " (GPU path)" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
