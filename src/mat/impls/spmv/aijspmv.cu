@@ -69,9 +69,10 @@ enum Exec {
    the whole table (1.2 kB) made every overlay a large allocation, off the allocator's fast path */
 #define SPMV_PARENT_OPS(X) \
   X(mult) X(multadd) X(bindtocpu) X(setfromoptions) X(view) X(duplicate) X(productsetfromoptions) \
-  X(convertfrom) X(convert) X(multtranspose) X(multtransposeadd) X(multhermitiantranspose) X(multhermitiantransposeadd) X(scale) \
-  X(shift) X(getdiagonal) X(diagonalscale) X(diagonalset) X(axpy) X(zeroentries) X(zerorows) \
-  X(zerorowscolumns) X(copy) X(getcurrentmemtype) X(assemblyend) X(setoption) X(setup) X(getrowmaxabs)
+  X(convertfrom) X(convert) X(multtranspose) X(multtransposeadd) X(multhermitiantranspose) \
+  X(multhermitiantransposeadd) X(scale) X(shift) X(getdiagonal) X(diagonalscale) X(diagonalset) X(axpy) \
+  X(zeroentries) X(zerorows) X(zerorowscolumns) X(copy) X(getcurrentmemtype) X(assemblyend) X(setoption) \
+  X(setup) X(getrowmaxabs)
 struct ParentOps {
 #define SPMV_PARENT_OP(op) decltype(_MatOps::op) op = nullptr;
   SPMV_PARENT_OPS(SPMV_PARENT_OP)
@@ -428,9 +429,9 @@ namespace {
 /* The dispatch under the parent's names too: PETSc queries them when the matrix is lent the parent's name (nested
    products in a product's phases, the lending thunks), and must find the overlay's dispatch there, not the parent's.
    Composed at the matrix' first product (SpMVProductSetFromOptions: every product of a plugin operand passes there
-   first) rather than at its creation: most matrices never take part in a matrix-matrix product, and the query and three composes
-   were a third of the overlay's creation cost on an aijcusparse parent. aijcusparse composes its three names together,
-   with one function, SeqAIJ none of them: one query tells for all three. */
+   first) rather than at its creation: most matrices never take part in a matrix-matrix product, and the query and
+   three composes were a third of the overlay's creation cost on an aijcusparse parent. aijcusparse composes its three
+   names together, with one function, SeqAIJ none of them: one query tells for all three. */
 PetscErrorCode ComposeParentDispatch(Mat A, Mat_SeqAIJSpMV *c)
 {
   PetscErrorCode (*f)(void) = nullptr;
