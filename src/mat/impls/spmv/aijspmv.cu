@@ -65,8 +65,9 @@ enum Exec {
   kDevice  /* the format's GPU kernels */
 };
 
-/* The parent's entries of the operations the overlay replaces or wraps (the thunks below name each one): a copy of
-   the whole table (1.2 kB) made every overlay a large allocation, off the allocator's fast path */
+/* The parent's entries of the operations the overlay replaces or wraps (the thunks below name each one; a thunk for an
+   operation not listed here does not compile): a copy of the whole table (1.2 kB) made every overlay a large
+   allocation, off the allocator's fast path */
 #define SPMV_PARENT_OPS(X) \
   X(mult) X(multadd) X(bindtocpu) X(setfromoptions) X(view) X(duplicate) X(productsetfromoptions) \
   X(convertfrom) X(convert) X(multtranspose) X(multtransposeadd) X(multhermitiantranspose) \
