@@ -115,7 +115,12 @@ TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ks
              snes_ex35:snes/tutorials/ex35.c snes_ex42:snes/tutorials/ex42.c snes_ex46:snes/tutorials/ex46.c \
              snes_ex56:snes/tutorials/ex56.c ts_ex2:ts/tutorials/ex2.c \
              ts_ex3:ts/tutorials/ex3.c ts_ex4:ts/tutorials/ex4.c ts_ex10:ts/tutorials/ex10.c ts_ex15:ts/tutorials/ex15.c \
-             ts_ex20:ts/tutorials/ex20.c ts_ex26:ts/tutorials/ex26.c ts_ex46:ts/tutorials/ex46.c
+             ts_ex20:ts/tutorials/ex20.c ts_ex26:ts/tutorials/ex26.c ts_ex46:ts/tutorials/ex46.c \
+             snes_ex13:snes/tutorials/ex13.c snes_ex17:snes/tutorials/ex17.c snes_ex62:snes/tutorials/ex62.c \
+             snes_ex69:snes/tutorials/ex69.c ksp_ex5:ksp/ksp/tutorials/ex5.c ksp_ex6:ksp/ksp/tutorials/ex6.c \
+             ksp_ex54:ksp/ksp/tutorials/ex54.c ksp_ex65:ksp/ksp/tutorials/ex65.c ts_ex45:ts/tutorials/ex45.c \
+             tao_minsurf2:tao/unconstrained/tutorials/minsurf2.c tao_eptorsion2:tao/unconstrained/tutorials/eptorsion2.c \
+             tao_jbearing2:tao/bound/tutorials/jbearing2.c tao_plate2:tao/bound/tutorials/plate2.c
 define TUTORIAL_RULE
 $(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
 	@mkdir -p $$(@D)
