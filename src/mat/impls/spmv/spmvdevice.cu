@@ -78,6 +78,7 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
   int           dev;
 
   PetscFunctionBegin;
+  if (warmer.joinable()) warmer.join(); /* WarmPool's thread is done before the pool serves anyone else */
   PetscCall(DevicePool(&pool));
   PetscCallCUDA(cudaGetDevice(&dev));
   if (caps[dev]) PetscCallCUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
@@ -92,7 +93,9 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
 
 /* Once a process: the current device's pool made here, its first allocation (and free) on a thread of its own, with
    a stream of its own; only CUDA runtime calls there, no PETSc (not thread-safe). Errors are dropped: the thread's
-   CUDA error state is its own, and a failure there leaves the first allocation to PoolAllocate, as without it. */
+   CUDA error state is its own, and a failure there leaves the first allocation to PoolAllocate, as without it. The
+   thread is joined at the next PoolAllocate (the selection's first allocation: by then it has long finished) or at
+   PetscFinalize, so it never outlives the pool's first use. */
 PetscErrorCode WarmPool(void)
 {
   static bool   started = false;
