@@ -4,15 +4,19 @@
    until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed); at most
    -mat_spmv_device_memory_max MB in use (0: no cap), checked by PoolAllocate itself: CUDA's maxSize is rounded up to
    the pool's reservation granularity (tens of MB), so a cap of a few MB let layouts of 26-56 MB fit.
-   The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 9-21 ms of host time inside
-   ksp ex45's solve on the H100 (0.5 ms in bench_kspsolve), paid by the first selection. Making it ahead on a thread of
-   its own hid it, but 2-rank runs then hung at teardown more often (6 of 27 against 0 of 17): not done
-   (bench/results/NOTES.md, "Session 24").
+   The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 9-21 ms of host time on the
+   H100 inside a running solve (ksp ex45, 2.1M rows; 0.5 ms in others), which the first selection of the automatic
+   format paid. WarmPool makes that allocation on a thread of its own while the matrix waits (bench/results/NOTES.md,
+   "Session 24"). The 2-rank teardown hangs that once got the thread reverted are MPICH's: both ranks inside
+   PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's read (cuda-gdb backtraces, "Session 25"), with
+   and without the thread, for aijcusparse too.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
 #include "spmvdevice.cuh"
+#include <cstdlib>
 #include <iterator>
+#include <thread>
 
 namespace spmv
 {
@@ -22,10 +26,19 @@ constexpr int kMaxDevices = 64;
 cudaMemPool_t pools[kMaxDevices];
 std::size_t   caps[kMaxDevices]; /* bytes in use allowed (0: no cap) */
 bool          registered = false;
+std::thread  *warmer = nullptr; /* WarmPool's, joined before the pool serves anyone or is destroyed, and at exit */
+
+/* WarmPool's thread finished and joined (a heap object: a process that exits without PetscFinalize finds no joinable
+   std::thread to destroy, which would abort it) */
+void JoinWarmer(void)
+{
+  if (warmer && warmer->joinable()) warmer->join();
+}
 
 PetscErrorCode DestroyPools(void)
 {
   PetscFunctionBegin;
+  JoinWarmer();
   for (cudaMemPool_t &p : pools)
     if (p) {
       std::size_t used = 0;
@@ -75,6 +88,7 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
   int           dev;
 
   PetscFunctionBegin;
+  JoinWarmer(); /* WarmPool's thread is done before the pool serves anyone else */
   PetscCall(DevicePool(&pool));
   PetscCallCUDA(cudaGetDevice(&dev));
   if (caps[dev]) PetscCallCUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
@@ -84,6 +98,41 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_MEM, "petsc-spmv: out of device memory for %zu bytes (the library's pool holds %zu; -mat_spmv_device_memory_max)", size, used);
   }
   PetscCallCUDA(e);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Once a process: the current device's pool made here, its first allocation (and free) on a thread of its own, with
+   a stream of its own; only CUDA runtime calls there, no PETSc (not thread-safe). Errors are dropped: the thread's
+   CUDA error state is its own, and a failure there leaves the first allocation to PoolAllocate, as without it. The
+   thread is joined at the next PoolAllocate (the selection's first allocation: by then it has long finished), at
+   PetscFinalize, or at exit (before CUDA's own exit handlers, registered earlier), so it never outlives the pool's
+   first use nor runs while CUDA shuts down. */
+PetscErrorCode WarmPool(void)
+{
+  static bool   started = false;
+  cudaMemPool_t pool;
+  int           dev;
+
+  PetscFunctionBegin;
+  if (started) PetscFunctionReturn(PETSC_SUCCESS);
+  started = true;
+  PetscCall(DevicePool(&pool));
+  PetscCallCUDA(cudaGetDevice(&dev));
+  try {
+    warmer = new std::thread([pool, dev] {
+      void        *p = nullptr;
+      cudaStream_t s = nullptr;
+      if (cudaSetDevice(dev) == cudaSuccess && cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess) {
+        if (cudaMallocFromPoolAsync(&p, 1, pool, s) == cudaSuccess) (void)cudaFreeAsync(p, s);
+        (void)cudaStreamSynchronize(s);
+        (void)cudaStreamDestroy(s);
+      }
+      (void)cudaGetLastError();
+    });
+    (void)std::atexit(JoinWarmer); /* without it (no slot left) the join at PetscFinalize remains */
+  } catch (...) { /* no thread: PoolAllocate makes the first allocation */
+    PetscCall(PetscInfo(NULL, "petsc-spmv: no thread to set up the device memory pool ahead\n"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

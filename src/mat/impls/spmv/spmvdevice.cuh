@@ -35,6 +35,8 @@ inline unsigned GridFor(int64_t threads, int block, int64_t cap)
    without a stream, DeviceAlloc returns memory ready for any stream and DeviceFree first waits for the device
    (what cudaMalloc/cudaFree do), so callers that do not know the stream of the memory's last use stay safe. */
 PetscErrorCode TrimPool(void);
+/* sets up this device's pool ahead of its first use, on a thread of its own, once a process (spmvdevice.cu) */
+PetscErrorCode WarmPool(void);
 /* size bytes from this device's pool on s; PETSC_ERR_MEM (CUDA's error cleared) when the device is out of memory
    or the pool would hold more than -mat_spmv_device_memory_max */
 PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s);
