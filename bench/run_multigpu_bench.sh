@@ -24,6 +24,7 @@
 # builds in the same interleaved rounds.
 # Usage (repository root, GPU machine): bash bench/run_multigpu_bench.sh [ex45cg] [ex45gamg] [ex56] [ex56weak]
 set -uo pipefail
+export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory. Over UCX's TCP the GPU machine's MPICH hung in MPI_Finalize in ~10% of 2-rank runs (NOTES.md, "Session 25")
 BUILD=${BUILD:-build}; BIN=$BUILD/bin; LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 OUT=${OUT:-bench/results}; MPIEXEC=${MPIEXEC:-mpiexec}; HERE=$(cd "$(dirname "$0")/.." && pwd)
 NGPU=${NGPU:-$(nvidia-smi -L 2>/dev/null | wc -l)}; VEC=${VEC:-cuda}

@@ -84,6 +84,7 @@
 # gains in the solve, whether the whole run keeps at least 80% of that gain; where it loses in the solve (both sides
 # negative), whether the whole run loses at most 0.8 of the solve's loss.
 set -u
+export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory. Over UCX's TCP the GPU machine's MPICH hung in MPI_Finalize in ~10% of 2-rank runs (NOTES.md, "Session 25")
 if [ -z "${BUILD:-}" ] && [ ! -d build/bin ] && [ -d /opt/devb/extra/build/bin ]; then BUILD=/opt/devb/extra/build; fi
 BUILD=${BUILD:-build}; OUT=${OUT:-bench/results}; BIN=$BUILD/bin
 LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so

@@ -3,6 +3,7 @@
 # (PETSc, its runtime libraries, build/ and the matrices). Writes logs to $OUT (default /tmp/gpu-out).
 #   tests/gpu/run.sh [check|single|nofit|sanitize|ex19|spmv|pcs|mpi|bench|all|bigindex]...
 set -u
+export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory. Over UCX's TCP the GPU machine's MPICH hung in MPI_Finalize in ~10% of 2-rank runs (NOTES.md, "Session 25")
 OUT=${OUT:-/tmp/gpu-out}; mkdir -p "$OUT"
 if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh; fi
 . /opt/devb/env.sh

@@ -16,6 +16,7 @@
 # Environment: BUILD (build folder: bin/ and lib/), MPIEXEC, JOBS (runs at once), CASES (case file), ONLY (regex of
 # case names), TYPES (plugin types), TMO (seconds a run), TABLE_ONLY=1 (no runs: the table again from OUT's logs). OUT gets logs/, table.txt, and tutorial-sweep.tar.gz.
 set -u
+export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory. Over UCX's TCP the GPU machine's MPICH hung in MPI_Finalize in ~10% of 2-rank runs (NOTES.md, "Session 25")
 if [ "${1:-}" = __runone ]; then MODE=$2; OUT=$3; else MODE=${1:-host}; OUT=${2:-${OUT:-/tmp/tutorial-sweep}}; fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${BUILD:-build}; BIN=$(cd "$BUILD/bin" && pwd); LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so

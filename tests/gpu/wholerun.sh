@@ -8,6 +8,7 @@
 # everything lands in a work folder, and at the end $OUT (default /tmp/gpu-out) gets the CSVs, the summary and the logs
 # packed in wholerun-logs.tar.xz (the device tool brings back at most 8 files).
 set -u
+export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory. Over UCX's TCP the GPU machine's MPICH hung in MPI_Finalize in ~10% of 2-rank runs (NOTES.md, "Session 25")
 FINAL=${OUT:-/tmp/gpu-out}; OUT=$(mktemp -d /tmp/wholerun.XXXX); mkdir -p "$FINAL"
 if [ ! -d /opt/devb/extra ]; then bash .dev/device-unpack.sh > /dev/null; fi
 . /opt/devb/env.sh
