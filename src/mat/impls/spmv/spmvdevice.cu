@@ -4,12 +4,12 @@
    until TrimPool), destroyed at PetscFinalize (the driver frees it when its last allocation is freed); at most
    -mat_spmv_device_memory_max MB in use (0: no cap), checked by PoolAllocate itself: CUDA's maxSize is rounded up to
    the pool's reservation granularity (tens of MB), so a cap of a few MB let layouts of 26-56 MB fit.
-   The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 9-21 ms of host time on the
-   H100 inside a running solve (ksp ex45, 2.1M rows; 0.5 ms in others), which the first selection of the automatic
-   format paid. WarmPool makes that allocation on a thread of its own while the matrix waits (bench/results/NOTES.md,
-   "Session 24"). The 2-rank teardown hangs that once got the thread reverted are MPICH's: both ranks inside
-   PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's read (cuda-gdb backtraces, "Session 25"), with
-   and without the thread, for aijcusparse too.
+   The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 7-12 ms of host time on the
+   H100 in any process, whatever the pool (bench/tools/pool/poolfirst.cu), 9-21 ms inside ksp ex45's solve, which the
+   first selection of the automatic format paid. WarmPool makes that allocation on a thread of its own while the matrix
+   waits (bench/results/NOTES.md, "Session 24"). The 2-rank teardown hangs that once got the thread reverted are
+   MPICH's: both ranks inside PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's read (cuda-gdb
+   backtraces, "Session 25"), with and without the thread; aijcusparse and brc runs hung too.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
