@@ -7,13 +7,15 @@
    The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 7-12 ms of host time on the
    H100 in any process, whatever the pool (bench/tools/pool/poolfirst.cu), 9-21 ms inside ksp ex45's solve, which the
    first selection of the automatic format paid. WarmPool makes that allocation on a thread of its own while the matrix
-   waits (bench/results/NOTES.md, "Session 24"). The 2-rank teardown hangs that once got the thread reverted are
+   waits (bench/results/NOTES.md, "Session 24"), and then loads the kernels of the registered modules (the formats'
+   first builds' lazy loading, 9-11 ms of ex45's first selection: "Session 26"). The 2-rank teardown hangs that once got the thread reverted are
    MPICH's: both ranks inside PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's read (cuda-gdb
    backtraces, "Session 25"), with and without the thread; aijcusparse and brc runs hung too.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
 #include "spmvdevice.cuh"
+#include <cuda.h>
 #include <cstdlib>
 #include <iterator>
 #include <thread>
@@ -27,6 +29,42 @@ cudaMemPool_t pools[kMaxDevices];
 std::size_t   caps[kMaxDevices]; /* bytes in use allowed (0: no cap) */
 bool          registered = false;
 std::thread  *warmer = nullptr; /* WarmPool's, joined before the pool serves anyone or is destroyed, and at exit */
+
+/* one kernel of every registered module (SPMV_KERNEL_MODULE; filled by static initializers, read by WarmPool's thread) */
+std::vector<const void *> &KernelModules(void)
+{
+  static std::vector<const void *> anchors;
+  return anchors;
+}
+
+/* a driver function through the runtime (cudaGetDriverEntryPointByVersion): the library does not link libcuda, which
+   a CUDA build of PETSc run on a node without a GPU driver does not have */
+template <typename F>
+bool DriverFunction(const char *name, unsigned version, F *f)
+{
+  void                           *p = nullptr;
+  cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+  if (cudaGetDriverEntryPointByVersion(name, &p, version, cudaEnableDefault, &q) != cudaSuccess || q != cudaDriverEntryPointSuccess || !p) return false;
+  *f = reinterpret_cast<F>(p);
+  return true;
+}
+
+/* The module of every registered anchor loaded into the current context (WarmPool's thread), by loading the anchor;
+   the module's other kernels still load at their first launch, which is cheap once the module is there (ksp ex45's
+   first ccoo build 1.9-2.2 ms against 6-7.8 ms). Loading every kernel of the modules instead cost solves that never
+   select 5-14 ms (bench_kspsolve); loading the modules on the main thread at the selection took 11-30 ms
+   (bench/results/NOTES.md, "Session 26"). Errors are dropped: a module not loaded here loads at its first launch. */
+void LoadKernelModules(void)
+{
+  decltype(&cuKernelGetFunction) getFunction;
+  decltype(&cuFuncLoad)          load;
+  if (!DriverFunction("cuKernelGetFunction", 12000, &getFunction) || !DriverFunction("cuFuncLoad", 12040, &load)) return;
+  for (const void *anchor : KernelModules()) {
+    cudaKernel_t k = nullptr;
+    CUfunction   f = nullptr;
+    if (cudaGetKernel(&k, anchor) == cudaSuccess && getFunction(&f, (CUkernel)k) == CUDA_SUCCESS) (void)load(f);
+  }
+}
 
 /* WarmPool's thread finished and joined (a heap object: a process that exits without PetscFinalize finds no joinable
    std::thread to destroy, which would abort it) */
@@ -102,18 +140,19 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
 }
 
 /* Once a process: the current device's pool made here, its first allocation (and free) on a thread of its own, with
-   a stream of its own; only CUDA runtime calls there, no PETSc (not thread-safe). Errors are dropped: the thread's
+   a stream of its own, then the registered modules' kernels loaded; only CUDA calls there, no PETSc (not thread-safe). Errors are dropped: the thread's
    CUDA error state is its own, and a failure there leaves the first allocation to PoolAllocate, as without it. The
    thread is joined at the next PoolAllocate (the selection's first allocation: by then it has long finished), at
    PetscFinalize, or at exit (before CUDA's own exit handlers, registered earlier), so it never outlives the pool's
    first use nor runs while CUDA shuts down. */
-PetscErrorCode WarmPool(void)
+PetscErrorCode WarmPool(bool *ahead)
 {
   static bool   started = false;
   cudaMemPool_t pool;
   int           dev;
 
   PetscFunctionBegin;
+  *ahead = warmer != nullptr;
   if (started) PetscFunctionReturn(PETSC_SUCCESS);
   started = true;
   PetscCall(DevicePool(&pool));
@@ -126,14 +165,22 @@ PetscErrorCode WarmPool(void)
         if (cudaMallocFromPoolAsync(&p, 1, pool, s) == cudaSuccess) (void)cudaFreeAsync(p, s);
         (void)cudaStreamSynchronize(s);
         (void)cudaStreamDestroy(s);
+        LoadKernelModules();
       }
       (void)cudaGetLastError();
     });
+    *ahead = true;
     (void)std::atexit(JoinWarmer); /* without it (no slot left) the join at PetscFinalize remains */
   } catch (...) { /* no thread: PoolAllocate makes the first allocation */
     PetscCall(PetscInfo(NULL, "petsc-spmv: no thread to set up the device memory pool ahead\n"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int RegisterKernelModule(const void *kernel)
+{
+  KernelModules().push_back(kernel);
+  return (int)KernelModules().size();
 }
 
 BuildScope *BuildScope::current = nullptr;

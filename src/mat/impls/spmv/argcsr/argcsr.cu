@@ -295,6 +295,8 @@ struct ARgCSRDeviceLayout {
 };
 } // namespace
 
+SPMV_KERNEL_MODULE(Windows); /* the first selection's builds: loaded ahead by spmv::WarmPool */
+
 class ARgCSR final : public SpMVFormat {
   ARgCSROptions      opt;
   ARgCSRParams       par;

@@ -212,6 +212,8 @@ __global__ void __launch_bounds__(kThreads) SpMV(int64_t nblocks, const int *__r
 inline unsigned GridFor(int64_t threads) { return spmv::GridFor(threads, kThreads, 1 << 30); }
 } // namespace
 
+SPMV_KERNEL_MODULE(RowStats); /* the first selection's builds: loaded ahead by spmv::WarmPool */
+
 inline int64_t offset_host(const BRCHostLayout &L, int64_t b) { return L.offset[b]; }
 
 class BRC final : public SpMVFormat {

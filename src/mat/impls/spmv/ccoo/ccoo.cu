@@ -593,6 +593,8 @@ struct CCOODevice {
 };
 } // namespace
 
+SPMV_KERNEL_MODULE(RowStats); /* the first selection's builds: loaded ahead by spmv::WarmPool */
+
 class CCOO final : public SpMVFormat {
   CCOOOptions opt;
   CCOOStats   st;

@@ -872,6 +872,8 @@ PetscErrorCode LaunchRowsV(int lanes, const Dev &D, const Cols16<true> &K, int t
 inline bool Aligned16(const void *p) { return ((std::uintptr_t)p & 15u) == 0; }
 } // namespace
 
+SPMV_KERNEL_MODULE(Bounds); /* the first selection's builds: loaded ahead by spmv::WarmPool */
+
 class SegSum final : public SpMVFormat {
   SegSumOptions    opt;
   SegSumStats      st;

@@ -395,6 +395,8 @@ struct SURAADevice {
 };
 } // namespace
 
+SPMV_KERNEL_MODULE(RowStats); /* the first selection's builds: loaded ahead by spmv::WarmPool */
+
 class SURAA final : public SpMVFormat {
   SURAAOptions    opt;
   SURAAPlan       hplan, dplan; /* of the host reference, of the device layout */
