@@ -120,7 +120,15 @@ TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ks
              snes_ex69:snes/tutorials/ex69.c ksp_ex5:ksp/ksp/tutorials/ex5.c ksp_ex6:ksp/ksp/tutorials/ex6.c \
              ksp_ex54:ksp/ksp/tutorials/ex54.c ksp_ex65:ksp/ksp/tutorials/ex65.c ts_ex45:ts/tutorials/ex45.c \
              tao_minsurf2:tao/unconstrained/tutorials/minsurf2.c tao_eptorsion2:tao/unconstrained/tutorials/eptorsion2.c \
-             tao_jbearing2:tao/bound/tutorials/jbearing2.c tao_plate2:tao/bound/tutorials/plate2.c
+             tao_jbearing2:tao/bound/tutorials/jbearing2.c tao_plate2:tao/bound/tutorials/plate2.c \
+             ksp_ex28:ksp/ksp/tutorials/ex28.c ksp_ex67:ksp/ksp/tutorials/ex67.c ksp_ex79:ksp/ksp/tutorials/ex79.c \
+             ksp_ex90:ksp/ksp/tutorials/ex90.c snes_ex14:snes/tutorials/ex14.c snes_ex25:snes/tutorials/ex25.c \
+             snes_ex58:snes/tutorials/ex58.c snes_ex78:snes/tutorials/ex78.c ts_ex12:ts/tutorials/ex12.c \
+             ts_ex16:ts/tutorials/ex16.c ts_ex17:ts/tutorials/ex17.c ts_ex19:ts/tutorials/ex19.c \
+             ts_ex21:ts/tutorials/ex21.c ts_ex22:ts/tutorials/ex22.c ts_ex24:ts/tutorials/ex24.c \
+             ts_ex25:ts/tutorials/ex25.c tao_blackscholes:tao/complementarity/tutorials/blackscholes.c \
+             tao_hyperbolic:tao/pde_constrained/tutorials/hyperbolic.c dmstag_ex3:dm/impls/stag/tutorials/ex3.c \
+             dmstag_ex4:dm/impls/stag/tutorials/ex4.c
 define TUTORIAL_RULE
 $(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
 	@mkdir -p $$(@D)
