@@ -145,14 +145,13 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
    thread is joined at the next PoolAllocate (the selection's first allocation: by then it has long finished), at
    PetscFinalize, or at exit (before CUDA's own exit handlers, registered earlier), so it never outlives the pool's
    first use nor runs while CUDA shuts down. */
-PetscErrorCode WarmPool(bool *ahead)
+PetscErrorCode WarmPool(void)
 {
   static bool   started = false;
   cudaMemPool_t pool;
   int           dev;
 
   PetscFunctionBegin;
-  *ahead = warmer != nullptr;
   if (started) PetscFunctionReturn(PETSC_SUCCESS);
   started = true;
   PetscCall(DevicePool(&pool));
@@ -169,7 +168,6 @@ PetscErrorCode WarmPool(bool *ahead)
       }
       (void)cudaGetLastError();
     });
-    *ahead = true;
     (void)std::atexit(JoinWarmer); /* without it (no slot left) the join at PetscFinalize remains */
   } catch (...) { /* no thread: PoolAllocate makes the first allocation */
     PetscCall(PetscInfo(NULL, "petsc-spmv: no thread to set up the device memory pool ahead\n"));

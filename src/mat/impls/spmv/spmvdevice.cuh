@@ -36,12 +36,12 @@ inline unsigned GridFor(int64_t threads, int block, int64_t cap)
    (what cudaMalloc/cudaFree do), so callers that do not know the stream of the memory's last use stay safe. */
 PetscErrorCode TrimPool(void);
 /* sets up this device's pool ahead of its first use, and loads the registered kernel modules, on a thread of its own,
-   once a process (spmvdevice.cu); *ahead: the thread was started (in this call or an earlier one) */
-PetscErrorCode WarmPool(bool *ahead);
+   once a process (spmvdevice.cu) */
+PetscErrorCode WarmPool(void);
 /* CUDA loads a module's kernels lazily, at their first launch: in a process's first selection that took 4.5-6 ms a
    format's build (ksp ex45 128^3 on the H100, against 1.2-1.8 ms with CUDA_MODULE_LOADING=EAGER; bench/results/NOTES.md,
    "Session 26"). Each translation unit whose kernels a selection launches registers one of them
-   (SPMV_KERNEL_MODULE(kernel), at namespace scope after it); WarmPool's thread loads every kernel of those modules. */
+   (SPMV_KERNEL_MODULE(kernel), at namespace scope after it); WarmPool's thread loads their modules. */
 int RegisterKernelModule(const void *kernel);
 #define SPMV_KERNEL_MODULE(kernel) [[maybe_unused]] static const int spmv_kernel_module_ = spmv::RegisterKernelModule(reinterpret_cast<const void *>(&(kernel)))
 /* size bytes from this device's pool on s; PETSC_ERR_MEM (CUDA's error cleared) when the device is out of memory
