@@ -38,8 +38,8 @@ PetscErrorCode TrimPool(void);
 /* sets up this device's pool ahead of its first use, and loads the registered kernel modules, on a thread of its own,
    once a process (spmvdevice.cu) */
 PetscErrorCode WarmPool(void);
-/* CUDA loads a module's kernels lazily, at their first launch: in a process's first selection that took 4.5-6 ms a
-   format's build (ksp ex45 128^3 on the H100, against 1.2-1.8 ms with CUDA_MODULE_LOADING=EAGER; bench/results/NOTES.md,
+/* CUDA loads a module's kernels lazily, at their first launch: in a process's first selection that took 4.7-8 ms a
+   format's build (ksp ex45 128^3 on the H100, against 1.6-1.8 ms with CUDA_MODULE_LOADING=EAGER; bench/results/NOTES.md,
    "Session 26"). Each translation unit whose kernels a selection launches registers one of them
    (SPMV_KERNEL_MODULE(kernel), at namespace scope after it); WarmPool's thread loads their modules. */
 int RegisterKernelModule(const void *kernel);
