@@ -7,10 +7,10 @@
    The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 7-12 ms of host time on the
    H100 in any process, whatever the pool (bench/tools/pool/poolfirst.cu), 9-21 ms inside ksp ex45's solve, which the
    first selection of the automatic format paid. WarmPool makes that allocation on a thread of its own while the matrix
-   waits (bench/results/NOTES.md, "Session 24"), and then loads the kernels of the registered modules (the formats'
-   first builds' lazy loading, 9-11 ms of ex45's first selection: "Session 26"). The 2-rank teardown hangs that once got the thread reverted are
-   MPICH's: both ranks inside PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's read (cuda-gdb
-   backtraces, "Session 25"), with and without the thread; aijcusparse and brc runs hung too.
+   waits (bench/results/NOTES.md, "Session 24"), and then loads the registered kernel modules (the formats' first
+   builds' lazy loading, 9-11 ms of ex45's first selection: "Session 26"). The 2-rank teardown hangs that once got the
+   thread reverted are MPICH's: both ranks inside PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's
+   read (cuda-gdb backtraces, "Session 25"), with and without the thread; aijcusparse and brc runs hung too.
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include <petscsys.h>
@@ -140,8 +140,9 @@ PetscErrorCode PoolAllocate(void **p, std::size_t size, cudaStream_t s)
 }
 
 /* Once a process: the current device's pool made here, its first allocation (and free) on a thread of its own, with
-   a stream of its own, then the registered modules' kernels loaded; only CUDA calls there, no PETSc (not thread-safe). Errors are dropped: the thread's
-   CUDA error state is its own, and a failure there leaves the first allocation to PoolAllocate, as without it. The
+   a stream of its own, then the registered kernel modules loaded; only CUDA calls there, no PETSc (not thread-safe).
+   Errors are dropped: the thread's CUDA error state is its own, and a failure there leaves the first allocation to
+   PoolAllocate and the modules to their first launches, as without it. The
    thread is joined at the next PoolAllocate (the selection's first allocation: by then it has long finished), at
    PetscFinalize, or at exit (before CUDA's own exit handlers, registered earlier), so it never outlives the pool's
    first use nor runs while CUDA shuts down. */

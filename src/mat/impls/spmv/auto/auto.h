@@ -26,9 +26,10 @@
    4. -mat_spmv_format <fmt> skips all this; -mat_spmv_candidates <list> times exactly the formats listed.
 
    WHEN IT CHOOSES. On the GPU a selection costs what about 25-45 cuSPARSE products of the matrix cost plus a fixed part
-   (its launches and synchronizations, about 1 ms; the first selection of a process also loads the library's kernels,
-   about 10 ms on the H100, its device memory pool being set up on a thread of its own while the matrix waits:
-   bench/results/NOTES.md, "Where spmv's selection time goes" and "Session 24"). A matrix multiplied fewer times
+   (its launches and synchronizations, about 1 ms; the first selection of a process would also load the library's
+   kernel modules, about 10 ms on the H100: a thread of its own sets up the device memory pool and loads the modules
+   while the matrix waits, and the first due still counts the 10 ms: bench/results/NOTES.md, "Where spmv's selection
+   time goes", "Session 24" and "Session 26"). A matrix multiplied fewer times
    than that can never win it back: an interpolation, a coarse level, a short solve, a small matrix whose product is
    a launch. So the selection waits (-mat_spmv_wait P, default 2): until then the matrix runs the parent's own product
    (aijcusparse's MatMult: the same cost, the same results as aijcusparse), and the automatic format counts those
