@@ -4,10 +4,12 @@
 # Each case runs with aij and with TYPES (-mat_spmv_host_reference: no GPU needed), plus a brc pass with
 # -mat_view ::ascii_info that records which matrix types the program actually made. Outputs are normalised (type
 # names -> AIJTYPE, error trailers, memory/timing lines dropped) and compared with aij's (compare.py):
-#   same | fmt (differs only in type-name/view-format lines) | DIFF(round) (same text, numbers within 1e-8 rel.) |
+#   same | fmt (differs only in type-name/view-format lines) | DIFF(round) (same text, numbers within 1e-8 rel.) | close (GPU=1: within 1e-6) |
 #   DIFF (numbers/text) | ERROR (plugin fails, aij does not) | both-error[/msgdiff] | ref-error | CRASH | TIMEOUT
 #
 #   tests/mat_sweep.sh [OUT]  (default OUT=/tmp/mat-sweep; OUT/logs, OUT/table.txt), after `make`
+# On a GPU: REF=aijcusparse GPU=1 tests/mat_sweep.sh OUT compares the types' GPU products (no host reference) with
+# aijcusparse's; CASES=tests/mat_cases_cuda.txt holds PETSc's own aijcusparse tests (their type as @TYPE@).
 # Environment: PETSC_DIR (prefix, default ~/.cache/petsc-spmv/petsc-3.26.1-prefix), PSRC (a tree with src/mat/tests;
 # default PETSC_DIR/share/petsc/examples), BUILD (default build: the plugin's lib/, and mattests/ for the programs), LIB (plugin .so), CASES, TYPES
 # (default "spmv brc ccoo"); in a case's arguments @TYPE@ becomes the run's type and @HR:PFX@ the host-reference
@@ -17,21 +19,23 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 P=${PETSC_DIR:-$HOME/.cache/petsc-spmv/petsc-3.26.1-prefix}; PSRC=${PSRC:-$P/share/petsc/examples}
 BUILD=$(cd "${BUILD:-$HERE/../build}" && pwd); LIB=${LIB:-$BUILD/lib/libpetscspmv.so}; CASES=${CASES:-$HERE/mat_cases.txt}; TYPES=${TYPES:-spmv brc ccoo}
+REF=${REF:-aij}; GPU=${GPU:-}; export REF GPU
 ONLY=${ONLY:-.}; JOBS=${JOBS:-2}; TMO=${TMO:-60}; MPIEXEC=${MPIEXEC:-mpiexec}
 export LD_LIBRARY_PATH=${NVMLSTUB:-$HOME/.cache/petsc-spmv/nvmlstub/runtime}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 BIN=$BUILD/mattests
 if [ "${1:-}" = __runone ]; then # __runone OUT "name|np|prog|cfg|args"
   OUT=$2; IFS='|' read -r name np prog cfg args <<< "$3"
+  hr=-mat_spmv_host_reference; [ -n "$GPU" ] && hr= # on a GPU the types run their kernels
   case $cfg in
-    aij) topts="-mat_type aij" ;;
-    *+view) topts="-mat_type ${cfg%+view} -mat_spmv_host_reference -mat_view ::ascii_info" ;;
-    *) topts="-mat_type $cfg -mat_spmv_host_reference" ;;
+    "$REF") topts="-mat_type $REF" ;;
+    *+view) topts="-mat_type ${cfg%+view} $hr -mat_view ::ascii_info" ;;
+    *) topts="-mat_type $cfg $hr" ;;
   esac
   # @TYPE@ in the arguments: the configuration's type (aij or the plugin's), for tests that take it under their own
   # option; @HR:PFX@: -PFXmat_spmv_host_reference for plugin types (matrices with an options prefix), nothing for aij
   t=${cfg%+view}; args=${args//@TYPE@/$t}
   while [[ $args =~ @HR:([A-Za-z0-9_]*)@ ]]; do
-    [ "$t" = aij ] && r= || r="-${BASH_REMATCH[1]}mat_spmv_host_reference"; args=${args//"${BASH_REMATCH[0]}"/$r}; done
+    [ "$t" = "$REF" ] || [ -n "$GPU" ] && r= || r="-${BASH_REMATCH[1]}mat_spmv_host_reference"; args=${args//"${BASH_REMATCH[0]}"/$r}; done
   d=$OUT/logs/run.$name.$cfg; rm -rf "$d"; mkdir -p "$d"; cd "$d" || exit 1
   # the test's own data (some write/read files in the working folder)
   # shellcheck disable=SC2086
@@ -53,11 +57,11 @@ if [ -z "${TABLE_ONLY:-}" ]; then
   while IFS='|' read -r name np prog args; do
     case "$name" in ''|\#*) continue ;; esac
     [[ $name =~ $ONLY ]] || continue
-    for cfg in aij $TYPES brc+view; do echo "$name|$np|$prog|$cfg|$args" >> "$jobs_file"; done
+    for cfg in $REF $TYPES brc+view; do echo "$name|$np|$prog|$cfg|$args" >> "$jobs_file"; done
   done < "$CASES"
   t0=$SECONDS
   tr '\n' '\0' < "$jobs_file" | xargs -0 -n 1 -P "$JOBS" bash "$HERE/mat_sweep.sh" __runone "$OUT"
   echo "runs: $(wc -l < "$jobs_file") in $((SECONDS - t0)) s" >&2
 fi
-python3 "$HERE/mat_sweep_compare.py" "$CASES" "$OUT/logs" "$TYPES" "$ONLY" > "$OUT/table.txt"
+python3 "$HERE/mat_sweep_compare.py" "$CASES" "$OUT/logs" "$TYPES" "$ONLY" "$REF" ${GPU:+gpu} > "$OUT/table.txt"
 cat "$OUT/table.txt"

@@ -2,6 +2,8 @@
 """Table of mat_sweep.sh: compare each plugin type's normalised output with aij's (see mat_sweep.sh for the classes)."""
 import re, sys, os, collections
 cases, logs, types, only = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4] if len(sys.argv) > 4 else '.'
+refname = sys.argv[5] if len(sys.argv) > 5 else 'aij'
+gpu = len(sys.argv) > 6 and sys.argv[6] == 'gpu'
 TYPE = re.compile(r'\b(?:seq|mpi)?aij(?:spmv|brc|ccoo|segsum|dcsr|argcsr|suraa|cusparse)?\b|\b(?:seq|mpi)?(?:spmv|brc|ccoo|segsum|dcsr|argcsr|suraa)\b')
 TRAILER = re.compile(r'Option left|Configure options|Petsc Release|PETSc Release|See https|named .* by|^\s*#\d+ |-{5}|End of Error|Error Message|WARNING! There are unused|Configure run at|Could be the program crashed|Libraries linked|Petsc Development|^\s*-\S+( \S+)? \(source: |^\s*$|Run with -malloc_debug|or see https|or try https|or try option|options_left|PETSC_ERROR|to find memory corruption|  -mat_spmv|dll_append|host_reference|-mat_type')
 NUM = re.compile(r'[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?')
@@ -51,13 +53,13 @@ def fmtnorm(lines):
     return [' '.join(l.split()) for l in lines if 'AIJTYPE' not in l and 'type:' not in l
             and not re.search(r'using I-node|I-node routines|not using I-node|storage|^\s*\[?\d*\]?\s*(BRC|CCOO|SEGSUM|DCSR|ARGCSR|SURAA|SPMV|spmv|device memory):', l)]
 
-def close(a, b):
+def close(a, b, rtol=1e-8):
     if len(a) != len(b): return False
     for x, y in zip(a, b):
         if NUM.sub('#', x) != NUM.sub('#', y): return False
         for u, v in zip(NUM.findall(x), NUM.findall(y)):
             u, v = float(u), float(v)
-            if abs(u - v) > 1e-8 * max(abs(u), abs(v)) + 1e-12: return False
+            if abs(u - v) > rtol * max(abs(u), abs(v)) + 1e-12: return False
     return True
 
 def crashed(rc, lines):
@@ -86,19 +88,20 @@ def verdict(ref, run):
     fa, fb = fmtnorm(na), fmtnorm(nb)
     if fa == fb: return 'fmt', firstdiff(na, nb)
     if close(fa, fb): return 'DIFF(round)', firstdiff(fa, fb)
+    if gpu and close(fa, fb, 1e-6): return 'close', firstdiff(fa, fb) # GPU sums in another order
     return 'DIFF', firstdiff(fa, fb)
 
 counts = collections.defaultdict(collections.Counter)
 rows = []
-print(f'# mat sweep: PETSc src/mat/tests, reference aij, types {" ".join(types)} (-mat_spmv_host_reference)')
+print(f'# mat sweep: PETSc src/mat/tests, reference {refname}, types {" ".join(types)} ' + ('(GPU products)' if gpu else '(-mat_spmv_host_reference)'))
 print(f'{"case":<24} {"np":<2} {"type":<9} {"verdict":<18} {"rc":<4} note')
 for ln in open(cases):
     if not ln.strip() or ln.startswith('#'): continue
     name, np_, prog, args = ln.rstrip('\n').split('|', 3)
     if not re.search(only, name): continue
-    ref = read(name, 'aij')
+    ref = read(name, refname)
     if ref[0] is None: continue
-    print(f'{name:<24} {np_:<2} {"aij":<9} {"reference":<18} {ref[0]:<4} {errmsg(ref[1])[:100]}')
+    print(f'{name:<24} {np_:<2} {refname[:9]:<9} {"reference":<18} {ref[0]:<4} {errmsg(ref[1])[:100]}')
     for t in types:
         r = read(name, t)
         if r[0] is None: continue

@@ -67,6 +67,54 @@ static PetscErrorCode CheckMultHostVecs(Mat A, Mat B, const char *what)
   PetscCall(VecAXPY(zb, -1.0, z)); PetscCall(VecNorm(zb, NORM_2, &errz));
   nchecks++;
   PetscCheck(err <= 1e-12 * PetscMax(nrm, 1e-300) && errz <= 1e-12 * PetscMax(nrm, 1.0), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s (host vectors): errors %g %g", what, (double)err, (double)errz);
+  /* the parent's operations with vector arguments (staged on a GPU parent): A^T y, u + A^T y (also in place), the
+     diagonal, the row maxima, diagonal scaling and setting on copies (PETSc's src/mat/tests/ex5 with host vectors) */
+  {
+    Vec       t, tb, u, s, sb, d, db;
+    Mat       A2, B2;
+    PetscReal e[6], nt;
+
+    PetscCall(VecDuplicate(x, &t)); PetscCall(VecDuplicate(x, &tb)); PetscCall(VecDuplicate(x, &u)); PetscCall(VecDuplicate(x, &s)); PetscCall(VecDuplicate(x, &sb));
+    PetscCall(VecSetRandom(u, rnd));
+    PetscCall(MatMultTranspose(A, y, t));
+    PetscCall(MatMultTranspose(B, y, tb));
+    PetscCall(VecNorm(t, NORM_2, &nt));
+    PetscCall(VecAXPY(tb, -1.0, t)); PetscCall(VecNorm(tb, NORM_2, &e[0]));
+    PetscCall(MatMultTransposeAdd(A, y, u, s));
+    PetscCall(MatMultTransposeAdd(B, y, u, sb));
+    PetscCall(VecAXPY(sb, -1.0, s)); PetscCall(VecNorm(sb, NORM_2, &e[1]));
+    PetscCall(VecCopy(u, sb));
+    PetscCall(MatMultTransposeAdd(B, y, sb, sb));
+    PetscCall(VecAXPY(sb, -1.0, s)); PetscCall(VecNorm(sb, NORM_2, &e[2]));
+    e[3] = e[4] = e[5] = 0;
+    if (m == n) {
+      PetscCall(VecDuplicate(y, &d)); PetscCall(VecDuplicate(y, &db));
+      PetscCall(MatGetDiagonal(A, d));
+      PetscCall(VecSet(db, -7.0));
+      PetscCall(MatGetDiagonal(B, db));
+      PetscCall(VecAXPY(db, -1.0, d)); PetscCall(VecNorm(db, NORM_2, &e[3]));
+      PetscCall(MatGetRowMaxAbs(A, d, NULL));
+      PetscCall(MatGetRowMaxAbs(B, db, NULL));
+      PetscCall(VecAXPY(db, -1.0, d)); PetscCall(VecNorm(db, NORM_2, &e[4]));
+      PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &A2));
+      PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &B2));
+      PetscCall(MatDiagonalScale(A2, w, x));
+      PetscCall(MatDiagonalScale(B2, w, x));
+      PetscCall(MatSetOption(A2, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); /* a missing diagonal entry */
+      PetscCall(MatSetOption(B2, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+      PetscCall(MatDiagonalSet(A2, w, ADD_VALUES));
+      PetscCall(MatDiagonalSet(B2, w, ADD_VALUES));
+      PetscCall(MatMult(A2, x, d));
+      PetscCall(MatMult(B2, x, db));
+      PetscCall(VecNorm(d, NORM_2, &nt));
+      PetscCall(VecAXPY(db, -1.0, d)); PetscCall(VecNorm(db, NORM_2, &e[5]));
+      e[5] /= PetscMax(nt, 1.0);
+      PetscCall(MatDestroy(&A2)); PetscCall(MatDestroy(&B2)); PetscCall(VecDestroy(&d)); PetscCall(VecDestroy(&db));
+    }
+    nchecks++;
+    PetscCheck(e[0] <= 1e-12 * PetscMax(nt, 1.0) && e[1] <= 1e-12 * PetscMax(nt, 1.0) && e[2] <= 1e-12 * PetscMax(nt, 1.0) && e[3] == 0 && e[4] == 0 && e[5] <= 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s (host vectors): A^T y %g, u + A^T y %g, in place %g, diagonal %g, row max %g, scaled and shifted %g", what, (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)e[4], (double)e[5]);
+    PetscCall(VecDestroy(&t)); PetscCall(VecDestroy(&tb)); PetscCall(VecDestroy(&u)); PetscCall(VecDestroy(&s)); PetscCall(VecDestroy(&sb));
+  }
   PetscCall(VecDestroy(&x)); PetscCall(VecDestroy(&y)); PetscCall(VecDestroy(&yb)); PetscCall(VecDestroy(&w)); PetscCall(VecDestroy(&z)); PetscCall(VecDestroy(&zb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

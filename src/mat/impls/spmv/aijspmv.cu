@@ -208,8 +208,8 @@ struct OpList {
   static void Release(Mat A, Mat_SeqAIJSpMV *c) { (T::Release(A, c), ...); }
 };
 /* every operation of aijcusparse that reaches PetscCheckTypeName in a debug PETSc and that the overlay does not replace
-   (the transposed products: VecOps, below, lend too) */
-using LentOps = OpList<SPMV_OP(scale), SPMV_OP(shift), SPMV_OP(getdiagonal), SPMV_OP(diagonalscale), SPMV_OP(diagonalset), SPMV_OP(axpy), SPMV_OP(zeroentries), SPMV_OP(zerorows), SPMV_OP(zerorowscolumns), SPMV_OP(copy), SPMV_OP(getcurrentmemtype), SPMV_OP(assemblyend), SPMV_OP(setoption), SPMV_OP(setup), SPMV_OP(getrowmaxabs)>;
+   (the operations with vector arguments: VecOps, below, lend too) */
+using LentOps = OpList<SPMV_OP(scale), SPMV_OP(shift), SPMV_OP(axpy), SPMV_OP(zeroentries), SPMV_OP(zerorows), SPMV_OP(zerorowscolumns), SPMV_OP(copy), SPMV_OP(getcurrentmemtype), SPMV_OP(assemblyend), SPMV_OP(setoption), SPMV_OP(setup)>;
 
 /* composed functions: the same, keyed by their index in kComposedNames */
 template <int K, typename F>
@@ -778,38 +778,81 @@ PetscErrorCode CopyValues(Vec from, Vec to)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* op(v...) on CUDA vectors: the parent's GPU operations take no other (in an optimized PETSc aijcusparse reads a host
-   vector's pointer as a device one, unchecked: wrong answers, no error), so host vectors are staged through CUDA copies.
-   The last vector is the result (written; read too where it is also an input), copied back. */
-template <typename Op, typename... V>
-PetscErrorCode OnCUDAVectors(Op op, V... v)
-{
-  constexpr int       n = sizeof...(V);
-  Vec                 h[n] = {v...};
-  std::array<Vec, n>  d    = {};
-  bool                own[n] = {};
+/* Host vectors among an operation's arguments, staged through CUDA copies: the parent's GPU operations take no other
+   vectors (in an optimized PETSc aijcusparse reads a host vector's pointer as a device one, unchecked: wrong answers, no
+   error). Stage() gives the vector to pass (a CUDA copy of a host vector, made once per vector, with its values);
+   Finish() copies back the copies the operation wrote (their state changed: the outputs) and frees them. */
+struct Staging {
+  static constexpr int n = 4;
+  Vec                  h[n] = {}, d[n] = {};
+  PetscObjectState     st[n] = {};
+  int                  k = 0;
 
-  PetscFunctionBegin;
-  if ((CUDAVec(v) && ...)) {
-    PetscCall(op(v...));
+  PetscErrorCode Stage(Vec v, Vec *out)
+  {
+    PetscInt m;
+
+    PetscFunctionBegin;
+    *out = v;
+    if (!v || CUDAVec(v)) PetscFunctionReturn(PETSC_SUCCESS);
+    for (int q = 0; q < k; q++)
+      if (h[q] == v) { /* the same vector twice (z = y + A^T x in place) */
+        *out = d[q];
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    PetscCheck(k < n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: more than %d host vectors to stage", n);
+    if (!k) PetscCall(PetscInfo(NULL, "petsc-spmv: host vectors staged through CUDA vectors for a GPU operation of the parent\n"));
+    PetscCall(VecGetLocalSize(v, &m));
+    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, m, &d[k]));
+    PetscCall(CopyValues(v, d[k]));
+    PetscCall(PetscObjectStateGet((PetscObject)d[k], &st[k]));
+    h[k] = v;
+    *out = d[k++];
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscInfo(NULL, "petsc-spmv: host vectors staged through CUDA vectors for a GPU operation of the parent\n"));
-  for (int k = 0; k < n; k++) {
-    for (int q = 0; q < k && !d[k]; q++)
-      if (h[q] == h[k]) d[k] = d[q]; /* the same vector twice (z = y + A^T x in place) */
-    if (d[k]) continue;
-    PetscInt m;
-    PetscCall(VecGetLocalSize(h[k], &m));
-    PetscCall(VecCreateSeqCUDA(PETSC_COMM_SELF, m, &d[k]));
-    own[k] = true;
-    if (k < n - 1) PetscCall(CopyValues(h[k], d[k])); /* the inputs */
+  template <typename T>
+  PetscErrorCode Stage(T a, T *out)
+  {
+    *out = a;
+    return PETSC_SUCCESS;
   }
-  PetscCall(std::apply(op, d));
-  PetscCall(CopyValues(d[n - 1], h[n - 1]));
-  for (int k = 0; k < n; k++)
-    if (own[k]) PetscCall(VecDestroy(&d[k]));
+  PetscErrorCode Finish()
+  {
+    PetscFunctionBegin;
+    for (int q = 0; q < k; q++) {
+      PetscObjectState now;
+      PetscCall(PetscObjectStateGet((PetscObject)d[q], &now));
+      if (now != st[q]) PetscCall(CopyValues(d[q], h[q]));
+      PetscCall(VecDestroy(&d[q]));
+    }
+    k = 0;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ~Staging()
+  { /* an error between Stage and Finish */
+    for (int q = 0; q < k; q++) (void)VecDestroy(&d[q]);
+  }
+};
+
+/* op(args...) with host vectors staged */
+template <typename Op, typename... Args>
+PetscErrorCode OnCUDAVectors(Op op, Args... args)
+{
+  Staging             stage;
+  std::tuple<Args...> staged;
+
+  PetscFunctionBegin;
+  PetscCall(std::apply([&](auto &...w) { PetscErrorCode e = PETSC_SUCCESS; ((e = e ? e : stage.Stage(args, &w)), ...); return e; }, staged));
+  PetscCall(std::apply(op, staged));
+  PetscCall(stage.Finish());
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the parent's f(A, args...) with host vectors staged */
+template <typename... Args>
+PetscErrorCode ParentOnCUDAVectors(Mat A, Mat_SeqAIJSpMV *c, PetscErrorCode (*f)(Mat, Args...), Args... args)
+{
+  return OnCUDAVectors([&](Args... w) { return CallParent(A, c, f, w...); }, args...);
 }
 
 /* z = y (y given) or z = 0, on this process' entries only, host or device alike. Not VecCopy/VecSet: those are
@@ -855,8 +898,8 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
   }
   PetscCall(Sync(A, c, (PetscBool)(c->exec == kHost)));
   if (c->exec == kDevice && c->nofit) { /* no layout (out of device memory): the parent's product, host vectors staged */
-    if (add) PetscCall(OnCUDAVectors([&](Vec a, Vec b, Vec d) { return CallParent(A, c, c->ops.multadd, a, b, d); }, x, y, z));
-    else PetscCall(OnCUDAVectors([&](Vec a, Vec d) { return CallParent(A, c, c->ops.mult, a, d); }, x, z));
+    if (add) PetscCall(ParentOnCUDAVectors(A, c, c->ops.multadd, x, y, z));
+    else PetscCall(ParentOnCUDAVectors(A, c, c->ops.mult, x, z));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (c->exec == kDevice && c->fmt->ParentProduct() && CUDAVec(x) && CUDAVec(z) && (!add || CUDAVec(y))) { /* the format hands the product back (spmv chose cuSPARSE's, or waits) */
@@ -943,26 +986,26 @@ PetscErrorCode MatMultAdd_SeqAIJSpMV(Mat A, Vec x, Vec y, Vec z)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the parent's products that the overlay does not replace (transposed): on a GPU parent, host vectors staged
-   (OnCUDAVectors); the parent's name lent where every inherited operation lends it. */
+/* the parent's operations with vector arguments that the overlay does not replace (the transposed products, the
+   diagonal's): on a GPU parent, host vectors staged (OnCUDAVectors); the parent's name lent where every inherited
+   operation lends it. */
 template <typename F, F _MatOps::*M, F ParentOps::*P>
 struct VecOpThunk;
-template <typename... V, PetscErrorCode (*_MatOps::*M)(Mat, V...), PetscErrorCode (*ParentOps::*P)(Mat, V...)>
-struct VecOpThunk<PetscErrorCode (*)(Mat, V...), M, P> : ThunkSlot<VecOpThunk<PetscErrorCode (*)(Mat, V...), M, P>, PetscErrorCode (*)(Mat, V...), M, P> {
-  static PetscErrorCode Call(Mat A, V... v)
+template <typename... Args, PetscErrorCode (*_MatOps::*M)(Mat, Args...), PetscErrorCode (*ParentOps::*P)(Mat, Args...)>
+struct VecOpThunk<PetscErrorCode (*)(Mat, Args...), M, P> : ThunkSlot<VecOpThunk<PetscErrorCode (*)(Mat, Args...), M, P>, PetscErrorCode (*)(Mat, Args...), M, P> {
+  static PetscErrorCode Call(Mat A, Args... args)
   {
-    Mat_SeqAIJSpMV *c  = Ctx(A);
-    auto            op = [&](auto... w) { return CallParent(A, c, c->ops.*P, w...); };
+    Mat_SeqAIJSpMV *c = Ctx(A);
 
     PetscFunctionBegin;
     PetscCheck(c && (c->ops.*P), PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: no parent operation behind this thunk");
-    if (OnGPUParent(c) && !A->boundtocpu) PetscCall(OnCUDAVectors(op, v...));
-    else PetscCall(op(v...));
+    if (OnGPUParent(c) && !A->boundtocpu) PetscCall(ParentOnCUDAVectors(A, c, c->ops.*P, args...));
+    else PetscCall(CallParent(A, c, c->ops.*P, args...));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 };
 #define SPMV_VECOP(op) VecOpThunk<decltype(_MatOps::op), &_MatOps::op, &ParentOps::op>
-using VecOps = OpList<SPMV_VECOP(multtranspose), SPMV_VECOP(multtransposeadd), SPMV_VECOP(multhermitiantranspose), SPMV_VECOP(multhermitiantransposeadd)>;
+using VecOps = OpList<SPMV_VECOP(multtranspose), SPMV_VECOP(multtransposeadd), SPMV_VECOP(multhermitiantranspose), SPMV_VECOP(multhermitiantransposeadd), SPMV_VECOP(getdiagonal), SPMV_VECOP(diagonalscale), SPMV_VECOP(diagonalset), SPMV_VECOP(getrowmaxabs)>;
 
 PetscErrorCode Capture(Mat A, Mat_SeqAIJSpMV *c);
 
