@@ -761,20 +761,29 @@ bool CUDAVec(Vec v)
   return !PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, "") && cuda;
 }
 
-/* the values of one vector into another of another type (host and CUDA vectors alike, through their arrays) */
+/* the values of a host vector into a CUDA one or back, in the CUDA vector's device memory (a staged vector then holds its
+   values on the device, as the program's CUDA vectors do: aijcusparse's u + A^T y into another vector gave wrong sums
+   for a staged u whose values were on the host side of its CUDA vector, test_matops on the H100), ordered on PETSc's
+   stream */
 PetscErrorCode CopyValues(Vec from, Vec to)
 {
   const PetscScalar *a;
   PetscScalar       *b;
+  PetscMemType       ma, mb;
   PetscInt           n;
+  cudaStream_t       s;
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(from, &n));
-  PetscCall(VecGetArrayRead(from, &a));
-  PetscCall(VecGetArrayWrite(to, &b));
-  PetscCall(PetscArraycpy(b, a, n));
-  PetscCall(VecRestoreArrayWrite(to, &b));
-  PetscCall(VecRestoreArrayRead(from, &a));
+  PetscCall(PetscGetCurrentCUDAStream(&s));
+  PetscCall(VecGetArrayReadAndMemType(from, &a, &ma));
+  PetscCall(VecGetArrayWriteAndMemType(to, &b, &mb));
+  PetscCallCUDA(cudaMemcpyAsync(b, a, n * sizeof(PetscScalar), cudaMemcpyDefault, s));
+  PetscCallCUDA(cudaStreamSynchronize(s));
+  if (PetscMemTypeDevice(ma) && !PetscMemTypeDevice(mb)) PetscCall(PetscLogGpuToCpu(n * sizeof(PetscScalar)));
+  else if (!PetscMemTypeDevice(ma) && PetscMemTypeDevice(mb)) PetscCall(PetscLogCpuToGpu(n * sizeof(PetscScalar)));
+  PetscCall(VecRestoreArrayWriteAndMemType(to, &b));
+  PetscCall(VecRestoreArrayReadAndMemType(from, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
