@@ -72,7 +72,7 @@ static PetscErrorCode CheckMultHostVecs(Mat A, Mat B, const char *what)
   {
     Vec       t, tb, u, s, sb, d, db;
     Mat       A2, B2;
-    PetscReal e[6], nt;
+    PetscReal e[6], nt, nd;
 
     PetscCall(VecDuplicate(x, &t)); PetscCall(VecDuplicate(x, &tb)); PetscCall(VecDuplicate(x, &u)); PetscCall(VecDuplicate(x, &s)); PetscCall(VecDuplicate(x, &sb));
     PetscCall(VecSetRandom(u, rnd));
@@ -106,13 +106,15 @@ static PetscErrorCode CheckMultHostVecs(Mat A, Mat B, const char *what)
       PetscCall(MatDiagonalSet(B2, w, ADD_VALUES));
       PetscCall(MatMult(A2, x, d));
       PetscCall(MatMult(B2, x, db));
-      PetscCall(VecNorm(d, NORM_2, &nt));
+      PetscCall(VecNorm(d, NORM_2, &nd));
       PetscCall(VecAXPY(db, -1.0, d)); PetscCall(VecNorm(db, NORM_2, &e[5]));
-      e[5] /= PetscMax(nt, 1.0);
+      e[5] /= PetscMax(nd, 1.0);
       PetscCall(MatDestroy(&A2)); PetscCall(MatDestroy(&B2)); PetscCall(VecDestroy(&d)); PetscCall(VecDestroy(&db));
     }
     nchecks++;
-    PetscCheck(e[0] <= 1e-12 * PetscMax(nt, 1.0) && e[1] <= 1e-12 * PetscMax(nt, 1.0) && e[2] <= 1e-12 * PetscMax(nt, 1.0) && e[3] == 0 && e[4] == 0 && e[5] <= 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s (host vectors): A^T y %g, u + A^T y %g, in place %g, diagonal %g, row max %g, scaled and shifted %g", what, (double)e[0], (double)e[1], (double)e[2], (double)e[3], (double)e[4], (double)e[5]);
+    /* the transposed products are cuSPARSE's on a GPU parent (sums in another order than AIJ's: errors up to 2e-10 on
+       rows of 1800 nonzeros, H100), exact elsewhere; a wrong product is off by O(1) */
+    PetscCheck(e[0] <= 1e-9 * PetscMax(nt, 1.0) && e[1] <= 1e-9 * PetscMax(nt, 1.0) && e[2] <= 1e-9 * PetscMax(nt, 1.0) && e[3] == 0 && e[4] == 0 && e[5] <= 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s (host vectors): A^T y %g, u + A^T y %g, in place %g (|A^T y| = %g), diagonal %g, row max %g, scaled and shifted %g", what, (double)e[0], (double)e[1], (double)e[2], (double)nt, (double)e[3], (double)e[4], (double)e[5]);
     PetscCall(VecDestroy(&t)); PetscCall(VecDestroy(&tb)); PetscCall(VecDestroy(&u)); PetscCall(VecDestroy(&s)); PetscCall(VecDestroy(&sb));
   }
   PetscCall(VecDestroy(&x)); PetscCall(VecDestroy(&y)); PetscCall(VecDestroy(&yb)); PetscCall(VecDestroy(&w)); PetscCall(VecDestroy(&z)); PetscCall(VecDestroy(&zb));

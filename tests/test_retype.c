@@ -1,7 +1,7 @@
 static char help[] = "Operations that replace a matrix' header or re-type it (MatHeaderReplace/MatHeaderMerge inside PETSc), on a\n"
                      "petsc-spmv type, each against the same operation on AIJ, on any number of ranks: MatAXPY with\n"
                      "DIFFERENT_NONZERO_PATTERN and SUBSET_NONZERO_PATTERN, MatConvert in place (to aij, to dense, and back),\n"
-                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), MatSetType\n"
+                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), products with a MATDIAGONAL, MatSetType\n"
                      "twice (same type, another and back, before the sizes), preallocation twice, MatResetPreallocation, MatDuplicate\n"
                      "(copy, no copy, shared pattern), MatFilter, MatEliminateZeros, in-place LU. After each: the type name\n"
                      "(MatGetType), the format still attached, MatSetOption answered, MatMult/MatMultAdd/MatMultTranspose and the\n"
@@ -405,6 +405,49 @@ static PetscErrorCode OpProducts(const Data *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Products with a MATDIAGONAL (A D, D A: PETSc duplicates the general operand into the product inside its phases, where
+   the plugin operand carries the parent's name), initial and reused: the plugin's type, AIJ's values */
+static PetscErrorCode OpDiagonalProducts(const Data *d)
+{
+  Mat R, M, DR[2], DM[2], CR[2], CM[2];
+  Vec v[2];
+
+  PetscFunctionBeginUser;
+  PetscCall(Pair(d->A, &R, &M));
+  PetscCall(MatCreateVecs(M, &v[1], &v[0])); /* D A: rows of A; A D: its columns */
+  for (int k = 0; k < 2; k++) {
+    Vec r;
+    PetscCall(VecSetRandom(v[k], rnd));
+    PetscCall(MatCreateDiagonal(v[k], &DM[k]));
+    PetscCall(k ? MatCreateVecs(R, &r, NULL) : MatCreateVecs(R, NULL, &r));
+    PetscCall(SpMVCopyValues(v[k], r));
+    PetscCall(MatCreateDiagonal(r, &DR[k]));
+    PetscCall(VecDestroy(&r));
+  }
+  for (int reuse = 0; reuse < 2; reuse++) {
+    MatReuse mr = reuse ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
+    if (reuse) {
+      PetscCall(MatScale(R, -1.5));
+      PetscCall(MatScale(M, -1.5));
+    }
+    PetscCall(MatMatMult(DR[0], R, mr, PETSC_DETERMINE, &CR[0]));
+    PetscCall(MatMatMult(DM[0], M, mr, PETSC_DETERMINE, &CM[0]));
+    PetscCall(MatMatMult(R, DR[1], mr, PETSC_DETERMINE, &CR[1]));
+    PetscCall(MatMatMult(M, DM[1], mr, PETSC_DETERMINE, &CM[1]));
+    for (int k = 0; k < 2; k++) PetscCall(Check(CR[k], CM[k], ptype, k ? (reuse ? "A D (MAT_REUSE_MATRIX)" : "A D (MAT_INITIAL_MATRIX)") : (reuse ? "D A (MAT_REUSE_MATRIX)" : "D A (MAT_INITIAL_MATRIX)")));
+  }
+  for (int k = 0; k < 2; k++) {
+    PetscCall(MatDestroy(&CR[k]));
+    PetscCall(MatDestroy(&CM[k]));
+    PetscCall(MatDestroy(&DR[k]));
+    PetscCall(MatDestroy(&DM[k]));
+    PetscCall(VecDestroy(&v[k]));
+  }
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MatSetType on an assembled matrix: the same type is a no-op; a type that is not a subclass of the current one
    (another plugin type, aij) empties the matrix (PETSc: destroy, unassembled), which is then preallocated and filled
    again; a subclass of the current type (aij -> the plugin type) converts in place */
@@ -675,6 +718,7 @@ static const Op ops[] = {
   {"shell_products",        OpShellProducts,   PETSC_FALSE},
   {"transpose",             OpTranspose,       PETSC_FALSE},
   {"products",              OpProducts,        PETSC_FALSE},
+  {"diagonal_products",     OpDiagonalProducts, PETSC_FALSE},
   {"settype_assembled",     OpSetTypeAssembled, PETSC_FALSE},
   {"settype_twice",         OpSetTypeTwice,    PETSC_FALSE},
   {"settype_before_sizes",  OpSetTypeFirst,    PETSC_FALSE},

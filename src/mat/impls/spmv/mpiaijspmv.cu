@@ -28,6 +28,7 @@ struct Mat_MPIAIJSpMV : SpMVOverlay {
   PetscErrorCode (*assemblyend)(Mat, MatAssemblyType)                                  = nullptr;
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)                              = nullptr;
   PetscErrorCode (*view)(Mat, PetscViewer)                                             = nullptr;
+  PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *)                          = nullptr;
   PetscErrorCode (*anytype)(void)                                                      = nullptr; /* the parent's composed _anytype_C */
   PetscErrorCode (*mult)(Mat, Vec, Vec)                                                = nullptr;
   PetscErrorCode (*multadd)(Mat, Vec, Vec, Vec)                                        = nullptr;
@@ -167,6 +168,23 @@ PetscErrorCode MatView_MPIAIJSpMV(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MPIAIJ's duplicate makes a matrix of A's type name, which inside a product's phases is the parent's, lent (PETSc's
+   A * MATDIAGONAL duplicates A into the product: mat/tests/ex309 on 2 ranks got an mpiaij product of an mpiaijspmv A):
+   the copy is made under A's own name */
+PetscErrorCode MatDuplicate_MPIAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
+{
+  Mat_MPIAIJSpMV *c    = Ctx(A);
+  char           *name = ((PetscObject)A)->type_name;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  ((PetscObject)A)->type_name = const_cast<char *>(c->info->mpiname);
+  ierr                        = c->duplicate(A, op, B);
+  ((PetscObject)A)->type_name = name;
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ComposeMPI(Mat A, PetscBool on);
 
 /* Put MPIAIJ back: blocks to SeqAIJ, the parent's operations, no overlay */
@@ -181,6 +199,7 @@ PetscErrorCode DetachMPI(Mat A)
   A->ops->assemblyend           = c->assemblyend;
   A->ops->setfromoptions        = c->setfromoptions;
   A->ops->view                  = c->view;
+  A->ops->duplicate             = c->duplicate;
   A->ops->productsetfromoptions = c->productsetfromoptions;
   if (c->mult) {
     A->ops->mult    = c->mult;
@@ -216,10 +235,12 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   c->assemblyend                = A->ops->assemblyend;
   c->setfromoptions             = A->ops->setfromoptions;
   c->view                       = A->ops->view;
+  c->duplicate                  = A->ops->duplicate;
   c->productsetfromoptions      = A->ops->productsetfromoptions;
   A->ops->assemblyend           = MatAssemblyEnd_MPIAIJSpMV;
   A->ops->setfromoptions        = MatSetFromOptions_MPIAIJSpMV;
   A->ops->view                  = MatView_MPIAIJSpMV;
+  A->ops->duplicate             = MatDuplicate_MPIAIJSpMV;
   A->ops->productsetfromoptions = SpMVProductSetFromOptions;
   if (c->gpu) { /* the products of a GPU parent count towards the blocks' agreement (AgreeDue) */
     c->mult         = A->ops->mult;
