@@ -94,7 +94,7 @@ for path in sorted(glob.glob(os.path.join(SRC, 'src/mat/tests/ex*.c')), key=lamb
       v = dict(t)
       for k in ('args', 'requires'):
         if k in s: v[k] = (t.get(k, '') + ' ' + s[k]).strip()
-      for k in ('nsize', 'TODO', 'SKIP', 'command'):
+      for k in ('nsize', 'TODO', 'SKIP', 'command'): # TODO/SKIP: PETSc's own keys for tests it disables
         if k in s: v[k] = s[k]
       variants.append(v)
     label = '%s%s' % (prog, ('_' + suffix) if suffix else '')
@@ -108,7 +108,7 @@ for path in sorted(glob.glob(os.path.join(SRC, 'src/mat/tests/ex*.c')), key=lamb
       if why: skipped.append((label, why)); continue
       if 'DATAFILESPATH' in args or 'wPETSC_DIR' in args or 'datafilespath' in req:
         skipped.append((label, 'data files (${DATAFILESPATH}/${wPETSC_DIR})')); continue
-      if 'TODO' in v: skipped.append((label, 'TODO: ' + v['TODO'])); continue
+      if 'TODO' in v: skipped.append((label, 'disabled by PETSc (its TODO key): ' + v['TODO'])); continue
       if 'SKIP' in v: skipped.append((label, 'SKIP: ' + v['SKIP'])); continue
       if 'command' in v: skipped.append((label, 'custom command: ' + v['command'])); continue
       nsizes = v.get('nsize', '1')
@@ -142,7 +142,8 @@ HEADER = """\
 # value that thereby repeats an earlier case of the same test is dropped. Left out (listed at the end): entries without an
 # aijcusparse type in their arguments (densecuda, sellcuda, aijkokkos, h2opus, -vec_type cuda only, hard-coded types), ones whose
 # requires fail for this real double 32-bit-index build without external packages (datafilespath, single, viennacl,
-# defined(PETSC_HAVE_MPI_GPU_AWARE), ...), ones with ${DATAFILESPATH}/${wPETSC_DIR} data files, and TODO entries.
+# defined(PETSC_HAVE_MPI_GPU_AWARE), ...), ones with ${DATAFILESPATH}/${wPETSC_DIR} data files, and entries PETSc
+# itself disables (their TEST block's TODO key).
 # Commented-out cases: their program does not compile with mat_sweep.sh's mpicc line against the installed prefix."""
 print(HEADER)
 for c in cases: print(c)
