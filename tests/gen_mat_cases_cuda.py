@@ -3,6 +3,13 @@
 the test/testset entries that require cuda and whose arguments select (seq|mpi)aijcusparse, the type written as @TYPE@.
 
   python3 tests/gen_mat_cases_cuda.py [PETSC_SRC] [PETSC_PREFIX] > tests/mat_cases_cuda.txt
+  DIRS="ksp/ksp/tutorials ksp/ksp/tests ..." python3 tests/gen_mat_cases_cuda.py > tests/solver_cases_cuda.txt
+
+MODE=host: the entries that do not require cuda (CPU tests; the sweep appends -mat_type and its host-reference option),
+their AIJ types under a prefixed or DM option (-dm_mat_type aij, -A_mat_type seqaij) written @TYPE@ @HR:PFX@, entries that name
+another matrix type (baij, dense, is, ...) left out.
+DIRS (folders under src/, default mat/tests): other folders' programs are named by their path under src/ (ksp/ksp/tests/ex43;
+mat_sweep.sh compiles src/PROGRAM.c) and their cases by the path's initials (kkt_ex43_...: ksp/ksp/tests).
 
 PETSC_SRC (default /tmp/psrc/petsc-3.26.1) provides config/testparse.py (PETSc's own harness parser: testset args are
 inherited by their tests, build requires pushed down); PETSC_PREFIX (default ~/.cache/petsc-spmv/petsc-3.26.1-prefix)
@@ -23,12 +30,17 @@ OK_NEG = {'complex', 'single', 'kokkos', 'kokkos_kernels', 'hip', 'sycl', '__flo
 NOCOMPILE = {'ex217': 'includes the private header ../src/mat/impls/aij/mpi/mpiaij.h, which the prefix install lacks'}
 
 
+MODE = os.environ.get('MODE', 'cuda')
+HOST = MODE == 'host'
+AIJ = {'aij', 'seqaij', 'mpiaij'}
+
+
 def req_ok(req):
   """None if the requires list holds for this build, else the reason."""
   for tok in req.split():
     if tok.startswith('!'):
       t = tok[1:]
-      if t in ('cuda', 'double', 'real'): return 'requires ' + tok
+      if t in (('double', 'real') if HOST else ('cuda', 'double', 'real')): return 'requires ' + tok
       continue
     if tok in OK_POS: continue
     m = re.fullmatch(r'defined\((\w+)\)', tok)
@@ -37,6 +49,24 @@ def req_ok(req):
       return 'requires %s (not in this build)' % tok
     return 'requires ' + tok
   return None
+
+
+def host_types(args):
+  """MODE=host: (args with AIJ types under a prefix or a DM as @TYPE@ @HR:PFX@, None) or (None, why not)"""
+  def loop(m): # a {{..}} loop of a type option: its AIJ values only
+    vals = [v for v in m.group(2).split() if v in AIJ]
+    if not vals: return m.group(1) + '\0'
+    return m.group(1) + (vals[0] if len(vals) == 1 else '{{%s}}' % ' '.join(dict.fromkeys(vals)))
+  args = re.sub(r'(-\w*mat_type\s+)\{\{([^{}]*)\}[^{}]*\}', loop, args)
+  for m in re.finditer(r'-(\w*)mat_type\s+(\S+)', args):
+    if m.group(2) == '\0' or m.group(2) not in AIJ and not m.group(2).startswith('{{'):
+      return None, 'another matrix type: -%smat_type %s' % (m.group(1), m.group(2) if m.group(2) != '\0' else '(no AIJ value in its loop)')
+  def typed(m):
+    pfx = m.group(1)
+    if pfx == '': return m.group(0) # -mat_type: the sweep's own appended option overrides it
+    if pfx == 'dm_' : return '-dm_mat_type @TYPE@'
+    return '-%smat_type @TYPE@ @HR:%s@' % (pfx, pfx)
+  return re.sub(r'-(\w*)mat_type\s+(seq|mpi)?aij(?![A-Za-z0-9_])', typed, args), None
 
 
 def split_loops(args):
@@ -72,18 +102,35 @@ def expand(args):
   return out
 
 
+DIRS = os.environ.get('DIRS', 'mat/tests').split()
+MATONLY = DIRS == ['mat/tests']
+
+
+def sources(d):
+  """the C programs of src/D with TEST blocks, mat/tests' numbered in order (its case file's historical order)"""
+  paths = glob.glob(os.path.join(SRC, 'src', d, 'ex*.c' if d == 'mat/tests' else '*.c'))
+  return sorted(paths, key=lambda p: (int(re.sub(r'\D', '', os.path.basename(p)) or 0), p)) if d == 'mat/tests' else sorted(paths)
+
+
 cases, skipped, dropped, seen = [], [], [], set()
-for path in sorted(glob.glob(os.path.join(SRC, 'src/mat/tests/ex*.c')), key=lambda p: int(re.sub(r'\D', '', os.path.basename(p)) or 0)):
+for path in [p for d in DIRS for p in sources(d)]:
   text = open(path).read()
-  if '/*TEST' not in text or 'cuda' not in text: continue
-  prog = os.path.basename(path)[:-2]
+  if '/*TEST' not in text or not HOST and 'cuda' not in text: continue
+  rel = os.path.relpath(path, os.path.join(SRC, 'src'))[:-2]
+  prog = os.path.basename(rel) if MATONLY else rel
+  tag = os.path.basename(rel) if MATONLY else ''.join(w[0] for w in os.path.dirname(rel).split('/')) + '_' + os.path.basename(rel)
   with tempfile.TemporaryDirectory() as td:
     tp = os.path.join(td, os.path.basename(path))
     # keep {{..}separate output} loops for our own expansion (the harness would name them _key-val)
     open(tp, 'w').write(text.replace('}separate output}', '}}').replace('}separate output }', '}}'))
     cwd = os.getcwd()
-    d = testparse.parseTestFile(tp, 0)[os.path.basename(path)]
-    os.chdir(cwd)
+    try:
+      d = testparse.parseTestFile(tp, 0)[os.path.basename(path)]
+    except RuntimeError as e: # the harness's own names collide once the loops are merged
+      skipped.append((tag, 'its TEST block does not parse with merged {{..}separate output} loops: %s' % str(e).split(' in file')[0]))
+      continue
+    finally:
+      os.chdir(cwd)
   for tname, t in d.items():
     if not isinstance(t, dict) or not tname.startswith('run'): continue
     suffix = t.get('suffix', '')
@@ -97,12 +144,16 @@ for path in sorted(glob.glob(os.path.join(SRC, 'src/mat/tests/ex*.c')), key=lamb
       for k in ('nsize', 'TODO', 'SKIP', 'command'): # TODO/SKIP: PETSc's own keys for tests it disables
         if k in s: v[k] = s[k]
       variants.append(v)
-    label = '%s%s' % (prog, ('_' + suffix) if suffix else '')
+    label = '%s%s' % (tag, ('_' + suffix) if suffix else '')
     for vi, v in enumerate(variants):
       req = v.get('requires', '')
       args = v.get('args', '')
-      if 'cuda' not in req.split(): continue
-      if not TYPE_RE.search(args):
+      if HOST:
+        if 'cuda' in req.split(): continue # the cuda set's
+        args, why = host_types(args)
+        if why: skipped.append((label, why)); continue
+      elif 'cuda' not in req.split(): continue
+      elif not TYPE_RE.search(args):
         skipped.append((label, 'no aijcusparse type in the arguments: ' + (args or '(none)'))); continue
       why = req_ok(req)
       if why: skipped.append((label, why)); continue
@@ -113,6 +164,7 @@ for path in sorted(glob.glob(os.path.join(SRC, 'src/mat/tests/ex*.c')), key=lamb
       if 'command' in v: skipped.append((label, 'custom command: ' + v['command'])); continue
       nsizes = v.get('nsize', '1')
       nsizes = split_loops(nsizes)[1][0] if '{{' in nsizes else [nsizes]
+      if not MATONLY: args = re.sub(r'(^| )-log_view\S*', ' ', args) # timings: the output differs in every run
       exp = expand(args)
       # an nsize loop is the outermost loop dimension of the flat counter; 3+ ranks run on 2 (_n2 after the
       # test's suffix); a case equal (ranks and arguments) to an earlier one of the same test is dropped
@@ -145,13 +197,28 @@ HEADER = """\
 # defined(PETSC_HAVE_MPI_GPU_AWARE), ...), ones with ${DATAFILESPATH}/${wPETSC_DIR} data files, and entries PETSc
 # itself disables (their TEST block's TODO key).
 # Commented-out cases: their program does not compile with mat_sweep.sh's mpicc line against the installed prefix."""
+if HOST:
+  HEADER = """\
+# PETSc 3.26.1 CPU test cases from %s for mat_sweep.sh (CASES=tests/solver_cases.txt; on the host against aij, or on a GPU
+# with REF=aijcusparse GPU=1): name|ranks|program|arguments. Generated by MODE=host tests/gen_mat_cases_cuda.py from the
+# programs' /*TEST blocks (PETSc's config/testparse.py): the entries that do not require cuda and whose requires hold for this
+# real double 32-bit-index build without external packages. The sweep appends -mat_type <type> (and the host-reference
+# option); AIJ types under a prefixed or DM option are written @TYPE@ (with @HR:PFX@); entries that name another matrix type
+# are left out. {{..}} loops and nsize loops are expanded (_0, _1, ...); 3+ ranks run on 2 (_n2); -log_view is dropped.
+# Programs are named by their path under src/ (mat_sweep.sh compiles src/PROGRAM.c). Left-out entries are listed at the end.""" % ', '.join('src/' + d for d in DIRS)
+elif not MATONLY:
+  HEADER = HEADER.replace('src/mat/tests cases', 'cases from ' + ', '.join('src/' + d for d in DIRS) + ',').replace(
+    'src/mat/tests/ex*.c', 'the programs of those folders').replace('tests/mat_cases_cuda.txt', 'tests/solver_cases_cuda.txt') + """
+# Programs are named by their path under src/ (mat_sweep.sh compiles src/PROGRAM.c), cases by the folder's initials and the
+# program (kkt_ex43: ksp/ksp/tests/ex43); -log_view is dropped from their arguments (timings)."""
 print(HEADER)
 for c in cases: print(c)
 print('#')
-print('# Skipped cuda TEST entries:')
+print('# Skipped %sTEST entries:' % ('' if HOST else 'cuda '))
 for lab, why in skipped: print('#   %s: %s' % (lab, why))
 print('# Dropped (duplicates after running 3+ ranks on 2):')
 for lab, why in dropped: print('#   %s: %s' % (lab, why))
+if not MATONLY: sys.exit(0)
 for prog, why in NOCOMPILE.items(): print('# Not compiled: %s (%s)' % (prog, why))
 print("""\
 #

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sweep of PETSc 3.26.1's own matrix tests (src/mat/tests/ex*.c) with the plugin's types against -mat_type aij, the
+# Sweep of PETSc 3.26.1's own matrix tests (src/mat/tests/ex*.c; also other folders' tests and tutorials, whose cases name
+# the program by its path under src/, as tests/solver_cases_cuda.txt) with the plugin's types against -mat_type aij, the
 # plugin loaded with -dll_append (not part of `make test`; results in bench/results/mat-sweep-*). Cases: tests/mat_cases.txt (name|ranks|program|arguments, from the tests' /*TEST blocks).
 # Each case runs with aij and with TYPES (-mat_spmv_host_reference: no GPU needed), plus a brc pass with
 # -mat_view ::ascii_info that records which matrix types the program actually made. Outputs are normalised (type
@@ -20,11 +21,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 P=${PETSC_DIR:-$HOME/.cache/petsc-spmv/petsc-3.26.1-prefix}; PSRC=${PSRC:-$P/share/petsc/examples}
 BUILD=$(cd "${BUILD:-$HERE/../build}" && pwd); LIB=${LIB:-$BUILD/lib/libpetscspmv.so}; CASES=${CASES:-$HERE/mat_cases.txt}; TYPES=${TYPES:-spmv brc ccoo}
 REF=${REF:-aij}; GPU=${GPU:-}; export REF GPU
+export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory (MPICH over UCX TCP can hang in MPI_Finalize: NOTES.md, "Session 25")
 ONLY=${ONLY:-.}; JOBS=${JOBS:-2}; TMO=${TMO:-60}; MPIEXEC=${MPIEXEC:-mpiexec}
 export LD_LIBRARY_PATH=${NVMLSTUB:-$HOME/.cache/petsc-spmv/nvmlstub/runtime}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 BIN=$BUILD/mattests
 if [ "${1:-}" = __runone ]; then # __runone OUT "name|np|prog|cfg|args"
-  OUT=$2; IFS='|' read -r name np prog cfg args <<< "$3"
+  OUT=$2; IFS='|' read -r name np prog cfg args <<< "$3"; prog=${prog//\//_} # src/mat/tests' exN, or a path under src/ (its binary: slashes as _)
   hr=-mat_spmv_host_reference; [ -n "$GPU" ] && hr= # on a GPU the types run their kernels
   case $cfg in
     "$REF") topts="-mat_type $REF" ;;
@@ -48,9 +50,10 @@ OUT=${1:-/tmp/mat-sweep}; mkdir -p "$OUT/logs"
 if [ -z "${TABLE_ONLY:-}" ]; then
   if [ -z "${NOBUILD:-}" ]; then mkdir -p "$BIN"
     for prog in $(grep -v '^#' "$CASES" | cut -d'|' -f3 | sort -u); do
-      [ "$BIN/$prog" -nt "$PSRC/src/mat/tests/$prog.c" ] && continue
+      src=$PSRC/src/mat/tests/$prog.c; case $prog in */*) src=$PSRC/src/$prog.c ;; esac
+      [ "$BIN/${prog//\//_}" -nt "$src" ] && continue
       mpicc -O1 -w -I"$P/include" -I/usr/local/cuda/include -I"$HOME/.cache/petsc-spmv/nvmlstub/include" \
-        "$PSRC/src/mat/tests/$prog.c" -o "$BIN/$prog" -Wl,-rpath,"$P/lib" -L"$P/lib" -lpetsc -lm || echo "build failed: $prog" >&2
+        "$src" -o "$BIN/${prog//\//_}" -Wl,-rpath,"$P/lib" -L"$P/lib" -lpetsc $(sed -n "s/^BLASLAPACK_LIB = //p" "$P/lib/petsc/conf/petscvariables") -lm || echo "build failed: $prog" >&2
     done
   fi
   jobs_file=$OUT/jobs.txt; : > "$jobs_file"
@@ -60,7 +63,7 @@ if [ -z "${TABLE_ONLY:-}" ]; then
     for cfg in $REF $TYPES brc+view; do echo "$name|$np|$prog|$cfg|$args" >> "$jobs_file"; done
   done < "$CASES"
   t0=$SECONDS
-  tr '\n' '\0' < "$jobs_file" | xargs -0 -n 1 -P "$JOBS" bash "$HERE/mat_sweep.sh" __runone "$OUT"
+  tr '\n' '\0' < "$jobs_file" | xargs -0 -r -n 1 -P "$JOBS" bash "$HERE/mat_sweep.sh" __runone "$OUT"
   echo "runs: $(wc -l < "$jobs_file") in $((SECONDS - t0)) s" >&2
 fi
 python3 "$HERE/mat_sweep_compare.py" "$CASES" "$OUT/logs" "$TYPES" "$ONLY" "$REF" ${GPU:+gpu} > "$OUT/table.txt"

@@ -93,26 +93,26 @@ def verdict(ref, run):
 
 counts = collections.defaultdict(collections.Counter)
 rows = []
-print(f'# mat sweep: PETSc src/mat/tests, reference {refname}, types {" ".join(types)} ' + ('(GPU products)' if gpu else '(-mat_spmv_host_reference)'))
-print(f'{"case":<24} {"np":<2} {"type":<9} {"verdict":<18} {"rc":<4} note')
+print(f'# mat sweep: PETSc tests of {os.path.basename(cases)}, reference {refname}, types {" ".join(types)} ' + ('(GPU products)' if gpu else '(-mat_spmv_host_reference)'))
+print(f'{"case":<34} {"np":<2} {"type":<9} {"verdict":<18} {"rc":<4} note')
 for ln in open(cases):
     if not ln.strip() or ln.startswith('#'): continue
     name, np_, prog, args = ln.rstrip('\n').split('|', 3)
     if not re.search(only, name): continue
     ref = read(name, refname)
     if ref[0] is None: continue
-    print(f'{name:<24} {np_:<2} {refname[:9]:<9} {"reference":<18} {ref[0]:<4} {errmsg(ref[1])[:100]}')
+    print(f'{name:<34} {np_:<2} {refname[:9]:<9} {"reference":<18} {ref[0]:<4} {errmsg(ref[1])[:100]}')
     for t in types:
         r = read(name, t)
         if r[0] is None: continue
         v, note = verdict(ref, r)
         counts[t][v] += 1
-        print(f'{name:<24} {np_:<2} {t:<9} {v:<18} {r[0]:<4} {note[:140]}')
+        print(f'{name:<34} {np_:<2} {t:<9} {v:<18} {r[0]:<4} {note[:140]}')
     rv = read(name, 'brc+view')
     if rv[0] is not None:
         c = collections.Counter(re.findall(r'type: ((?:seq|mpi)[a-z]+)', '\n'.join(rv[1])))
         used = ','.join(f'{k}:{n}' for k, n in sorted(c.items())) or 'no -mat_view output'
-        print(f'{name:<24} {np_:<2} {"brc+view":<9} {"types":<18} {rv[0]:<4} {used}')
+        print(f'{name:<34} {np_:<2} {"brc+view":<9} {"types":<18} {rv[0]:<4} {used}')
 print('# counts per type: ' + '; '.join(f'{t}: ' + ', '.join(f'{k}={n}' for k, n in sorted(counts[t].items())) for t in types))
 tot = collections.Counter()
 for t in types: tot.update(counts[t])

@@ -1,7 +1,8 @@
 static char help[] = "Operations that replace a matrix' header or re-type it (MatHeaderReplace/MatHeaderMerge inside PETSc), on a\n"
                      "petsc-spmv type, each against the same operation on AIJ, on any number of ranks: MatAXPY with\n"
                      "DIFFERENT_NONZERO_PATTERN and SUBSET_NONZERO_PATTERN, MatConvert in place (to aij, to dense, and back),\n"
-                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), products with a MATDIAGONAL, MatSetType\n"
+                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), products with a MATDIAGONAL, MatCreateSubMatrix and\n"
+                     "its Galerkin products with a plain AIJ interpolation, MatSetType\n"
                      "twice (same type, another and back, before the sizes), preallocation twice, MatResetPreallocation, MatDuplicate\n"
                      "(copy, no copy, shared pattern), MatFilter, MatEliminateZeros, in-place LU. After each: the type name\n"
                      "(MatGetType), the format still attached, MatSetOption answered, MatMult/MatMultAdd/MatMultTranspose and the\n"
@@ -448,6 +449,81 @@ static PetscErrorCode OpDiagonalProducts(const Data *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MatCreateSubMatrix (initial and reused): with the local rows and columns of even index (PCFIELDSPLIT's case: MPIAIJ
+   builds it from its diagonal block, MatCreateMPIAIJWithSeqAIJ) and with even columns half the matrix away; a submatrix of
+   the plugin type is of that type. Then the Galerkin products of the first with a plain AIJ interpolation (a DMDA's or
+   DMStag's for any -dm_mat_type not named aij*): PtAP and R A P (PCMG's MatGalerkin with an explicit restriction) */
+static PetscErrorCode OpSubMatrix(const Data *d)
+{
+  Mat      R, M, RS[2], MS[2], PA, PS, RT, CR[2], CM[2];
+  IS       is[2], all;
+  PetscInt rs, re, N, pn;
+
+  PetscFunctionBeginUser;
+  PetscCall(Pair(d->A, &R, &M));
+  PetscCall(MatGetOwnershipRange(R, &rs, &re));
+  PetscCall(MatGetSize(R, &N, NULL));
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)R), (re + 1) / 2 - (rs + 1) / 2, rs + (rs % 2), 2, &is[0])); /* the local even rows */
+  { /* the even columns half the matrix away (another rank's on 2 ranks), as many as the local rows of even index */
+    PetscInt n, *c;
+    PetscCall(ISGetLocalSize(is[0], &n));
+    PetscCall(PetscMalloc1(n, &c));
+    for (PetscInt i = 0; i < n; i++) c[i] = (rs + (rs % 2) + 2 * i + 2 * (N / 4)) % (N - N % 2);
+    PetscCall(PetscSortInt(n, c));
+    PetscCall(ISCreateGeneral(PetscObjectComm((PetscObject)R), n, c, PETSC_OWN_POINTER, &is[1]));
+  }
+  for (int reuse = 0; reuse < 2; reuse++) {
+    MatReuse mr = reuse ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
+    if (reuse) {
+      PetscCall(MatScale(R, -1.5));
+      PetscCall(MatScale(M, -1.5));
+    }
+    for (int k = 0; k < 2; k++) {
+      char what[96];
+      PetscCall(MatCreateSubMatrix(R, is[0], is[k], mr, &RS[k]));
+      PetscCall(MatCreateSubMatrix(M, is[0], is[k], mr, &MS[k]));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "MatCreateSubMatrix %s (%s)", k ? "even columns half the matrix away" : "local even rows and columns", reuse ? "MAT_REUSE_MATRIX" : "MAT_INITIAL_MATRIX"));
+      PetscCall(Check(RS[k], MS[k], ptype, what));
+    }
+  }
+  /* a plain AIJ interpolation onto the square submatrix' rows: P's rows of even index, its transpose as the restriction */
+  PetscCall(MatConvert(d->P, MATAIJ, MAT_INITIAL_MATRIX, &PA));
+  PetscCall(MatGetOwnershipRangeColumn(PA, &pn, &N));
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)PA), N - pn, pn, 1, &all)); /* every column, each rank its own */
+  PetscCall(MatCreateSubMatrix(PA, is[0], all, MAT_INITIAL_MATRIX, &PS));
+  PetscCall(MatTranspose(PS, MAT_INITIAL_MATRIX, &RT));
+  for (int reuse = 0; reuse < 2; reuse++) {
+    MatReuse mr = reuse ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
+    MatType  t;
+    if (reuse) {
+      PetscCall(MatScale(RS[0], 0.5));
+      PetscCall(MatScale(MS[0], 0.5));
+    }
+    PetscCall(MatPtAP(RS[0], PS, mr, PETSC_DETERMINE, &CR[0]));
+    PetscCall(MatPtAP(MS[0], PS, mr, PETSC_DETERMINE, &CM[0]));
+    PetscCall(MatMatMatMult(RT, RS[0], PS, mr, PETSC_DETERMINE, &CR[1]));
+    PetscCall(MatMatMatMult(RT, MS[0], PS, mr, PETSC_DETERMINE, &CM[1]));
+    for (int k = 0; k < 2; k++) { /* the values; the type is what the product's dispatch made (AIJ's code: AIJ) */
+      PetscCall(MatGetType(CM[k], &t));
+      PetscCall(Check(CR[k], CM[k], t, k ? (reuse ? "R S P with AIJ R, P (MAT_REUSE_MATRIX)" : "R S P with AIJ R, P (MAT_INITIAL_MATRIX)") : (reuse ? "PtSP with an AIJ P (MAT_REUSE_MATRIX)" : "PtSP with an AIJ P (MAT_INITIAL_MATRIX)")));
+    }
+  }
+  for (int k = 0; k < 2; k++) {
+    PetscCall(MatDestroy(&RS[k]));
+    PetscCall(MatDestroy(&MS[k]));
+    PetscCall(MatDestroy(&CR[k]));
+    PetscCall(MatDestroy(&CM[k]));
+    PetscCall(ISDestroy(&is[k]));
+  }
+  PetscCall(ISDestroy(&all));
+  PetscCall(MatDestroy(&PA));
+  PetscCall(MatDestroy(&PS));
+  PetscCall(MatDestroy(&RT));
+  PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&M));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MatSetType on an assembled matrix: the same type is a no-op; a type that is not a subclass of the current one
    (another plugin type, aij) empties the matrix (PETSc: destroy, unassembled), which is then preallocated and filled
    again; a subclass of the current type (aij -> the plugin type) converts in place */
@@ -719,6 +795,7 @@ static const Op ops[] = {
   {"transpose",             OpTranspose,       PETSC_FALSE},
   {"products",              OpProducts,        PETSC_FALSE},
   {"diagonal_products",     OpDiagonalProducts, PETSC_FALSE},
+  {"submatrix",             OpSubMatrix,       PETSC_FALSE},
   {"settype_assembled",     OpSetTypeAssembled, PETSC_FALSE},
   {"settype_twice",         OpSetTypeTwice,    PETSC_FALSE},
   {"settype_before_sizes",  OpSetTypeFirst,    PETSC_FALSE},

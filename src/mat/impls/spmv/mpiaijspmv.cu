@@ -29,6 +29,7 @@ struct Mat_MPIAIJSpMV : SpMVOverlay {
   PetscErrorCode (*setfromoptions)(Mat, PetscOptionItems)                              = nullptr;
   PetscErrorCode (*view)(Mat, PetscViewer)                                             = nullptr;
   PetscErrorCode (*duplicate)(Mat, MatDuplicateOption, Mat *)                          = nullptr;
+  PetscErrorCode (*createsubmatrix)(Mat, IS, IS, MatReuse, Mat *)                      = nullptr;
   PetscErrorCode (*anytype)(void)                                                      = nullptr; /* the parent's composed _anytype_C */
   PetscErrorCode (*mult)(Mat, Vec, Vec)                                                = nullptr;
   PetscErrorCode (*multadd)(Mat, Vec, Vec, Vec)                                        = nullptr;
@@ -186,6 +187,31 @@ PetscErrorCode MatDuplicate_MPIAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
 }
 
 PetscErrorCode ComposeMPI(Mat A, PetscBool on);
+PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f);
+
+/* MPIAIJ makes a submatrix of A's type on some paths and, on others (MatCreateMPIAIJWithSeqAIJ: PCFIELDSPLIT's blocks
+   when rows and columns share a distribution), of its diagonal block's MPI type, the parent's (mpiaijcusparse). A
+   submatrix of a plugin matrix is one of its type and options, as AIJ's is AIJ: a parent-typed block lost the format,
+   and PETSc cannot form the Galerkin product of an mpiaijcusparse block with a DM's mpiaij interpolation (DMStag and
+   DMDA make their interpolation plain AIJ for any -dm_mat_type not named aij*; dm/impls/stag/tutorials/ex4 on 2 ranks
+   with PCMG inside PCFIELDSPLIT), while the plugin type's product dispatch forms it as AIJ does */
+PetscErrorCode MatCreateSubMatrix_MPIAIJSpMV(Mat A, IS isrow, IS iscol, MatReuse reuse, Mat *B)
+{
+  Mat_MPIAIJSpMV *c = Ctx(A), *cb;
+  PetscBool       parent;
+
+  PetscFunctionBegin;
+  PetscCall(c->createsubmatrix(A, isrow, iscol, reuse, B));
+  if (reuse == MAT_REUSE_MATRIX || Ctx(*B)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)*B, c->parent, &parent));
+  if (!parent) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(AttachMPI(*B, c->info));
+  cb          = Ctx(*B);
+  cb->hostref = c->hostref;
+  PetscCall(cb->opts->CopyOptions(*c->opts));
+  PetscCall(ConvertBlocks(*B, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* Put MPIAIJ back: blocks to SeqAIJ, the parent's operations, no overlay */
 PetscErrorCode DetachMPI(Mat A)
@@ -200,6 +226,7 @@ PetscErrorCode DetachMPI(Mat A)
   A->ops->setfromoptions        = c->setfromoptions;
   A->ops->view                  = c->view;
   A->ops->duplicate             = c->duplicate;
+  A->ops->createsubmatrix       = c->createsubmatrix;
   A->ops->productsetfromoptions = c->productsetfromoptions;
   if (c->mult) {
     A->ops->mult    = c->mult;
@@ -236,11 +263,13 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   c->setfromoptions             = A->ops->setfromoptions;
   c->view                       = A->ops->view;
   c->duplicate                  = A->ops->duplicate;
+  c->createsubmatrix            = A->ops->createsubmatrix;
   c->productsetfromoptions      = A->ops->productsetfromoptions;
   A->ops->assemblyend           = MatAssemblyEnd_MPIAIJSpMV;
   A->ops->setfromoptions        = MatSetFromOptions_MPIAIJSpMV;
   A->ops->view                  = MatView_MPIAIJSpMV;
   A->ops->duplicate             = MatDuplicate_MPIAIJSpMV;
+  A->ops->createsubmatrix       = MatCreateSubMatrix_MPIAIJSpMV;
   A->ops->productsetfromoptions = SpMVProductSetFromOptions;
   if (c->gpu) { /* the products of a GPU parent count towards the blocks' agreement (AgreeDue) */
     c->mult         = A->ops->mult;
