@@ -46,7 +46,7 @@ PETSC_ID := $(BUILD)/petsc.id
 $(shell mkdir -p $(BUILD); echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' | cmp -s - $(PETSC_ID) || echo '$(PETSC_DIR) $(PETSC_ARCH) $(PETSC_PRIVATE_INC)' > $(PETSC_ID))
 
 LIB      := $(BUILD)/lib/libpetscspmv.so
-CU_SRC   := src/sys/spmvregister.cu src/mat/impls/spmv/spmvdevice.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu src/mat/impls/spmv/single.cu src/ksp/pc/impls/poly/polydevice.cu $(wildcard src/mat/impls/spmv/*/*.cu)
+CU_SRC   := src/sys/spmvregister.cu src/dm/spmvdm.cu src/mat/impls/spmv/spmvdevice.cu src/mat/impls/spmv/aijspmv.cu src/mat/impls/spmv/mpiaijspmv.cu src/mat/impls/spmv/single.cu src/ksp/pc/impls/poly/polydevice.cu $(wildcard src/mat/impls/spmv/*/*.cu)
 CXX_SRC  := $(wildcard src/mat/impls/spmv/*/*host.cxx)
 C_SRC    := src/ksp/pc/impls/poly/poly.c
 HOST_OBJ := $(CXX_SRC:%.cxx=$(BUILD)/obj/%.o)

@@ -2,7 +2,7 @@ static char help[] = "Operations that replace a matrix' header or re-type it (Ma
                      "petsc-spmv type, each against the same operation on AIJ, on any number of ranks: MatAXPY with\n"
                      "DIFFERENT_NONZERO_PATTERN and SUBSET_NONZERO_PATTERN, MatConvert in place (to aij, to dense, and back),\n"
                      "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), products with a MATDIAGONAL, MatCreateSubMatrix and\n"
-                     "its Galerkin products with a plain AIJ interpolation, MatSetType\n"
+                     "its Galerkin products with a plain AIJ interpolation, DMDA/DMStag transfer matrices, MatSetType\n"
                      "twice (same type, another and back, before the sizes), preallocation twice, MatResetPreallocation, MatDuplicate\n"
                      "(copy, no copy, shared pattern), MatFilter, MatEliminateZeros, in-place LU. After each: the type name\n"
                      "(MatGetType), the format still attached, MatSetOption answered, MatMult/MatMultAdd/MatMultTranspose and the\n"
@@ -11,6 +11,8 @@ static char help[] = "Operations that replace a matrix' header or re-type it (Ma
 
 #include <string.h>
 #include <petscspmv.h>
+#include <petscdmda.h>
+#include <petscdmstag.h>
 #include "spmvexamples.h"
 
 static PetscRandom rnd;
@@ -524,6 +526,40 @@ static PetscErrorCode OpSubMatrix(const Data *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The transfer matrices of a DMDA (1 and 2 degrees of freedom: AIJ and MAIJ for AIJ) and a DMStag (interpolation and
+   restriction) whose matrix type is the plugin type's root name: of that type (PETSc's DMs make them AIJ for any name not
+   starting with aij; src/dm/spmvdm.cu converts them), with AIJ's values */
+static PetscErrorCode OpDMTransfers(const Data *d)
+{
+  PetscFunctionBeginUser;
+  (void)d;
+  for (int k = 0; k < 4; k++) { /* DMDA dof 1, DMDA dof 2, DMStag interpolation, DMStag restriction */
+    DM   dc[2], df[2];
+    Mat  T[2];
+    char what[96];
+    for (int t = 0; t < 2; t++) { /* 0: aij, 1: the plugin type */
+      if (k < 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 9, 9, PETSC_DECIDE, PETSC_DECIDE, k + 1, 1, NULL, NULL, &dc[t]));
+      else PetscCall(DMStagCreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, 4, 4, PETSC_DECIDE, PETSC_DECIDE, 0, 1, 1, DMSTAG_STENCIL_BOX, 1, NULL, NULL, &dc[t]));
+      PetscCall(DMSetMatType(dc[t], t ? type : MATAIJ));
+      PetscCall(DMSetUp(dc[t]));
+      PetscCall(DMRefine(dc[t], PETSC_COMM_WORLD, &df[t]));
+      if (k == 3) PetscCall(DMCreateRestriction(dc[t], df[t], &T[t]));
+      else PetscCall(DMCreateInterpolation(dc[t], df[t], &T[t], NULL));
+    }
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s", k == 0 ? "DMDA interpolation" : k == 1 ? "DMDA interpolation, 2 dof" : k == 2 ? "DMStag interpolation" : "DMStag restriction"));
+    MatType tt;
+    for (int t = 0; t <= (int)isaij; t++) PetscCall(MatConvert(T[t], MATAIJ, MAT_INPLACE_MATRIX, &T[t])); /* AIJ's MAIJ as AIJ (no MatNorm) */
+    PetscCall(MatGetType(T[1], &tt));
+    PetscCall(Check(T[0], T[1], isaij ? tt : ptype, what)); /* -type aij: what PETSc makes */
+    for (int t = 0; t < 2; t++) {
+      PetscCall(MatDestroy(&T[t]));
+      PetscCall(DMDestroy(&df[t]));
+      PetscCall(DMDestroy(&dc[t]));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MatSetType on an assembled matrix: the same type is a no-op; a type that is not a subclass of the current one
    (another plugin type, aij) empties the matrix (PETSc: destroy, unassembled), which is then preallocated and filled
    again; a subclass of the current type (aij -> the plugin type) converts in place */
@@ -796,6 +832,7 @@ static const Op ops[] = {
   {"products",              OpProducts,        PETSC_FALSE},
   {"diagonal_products",     OpDiagonalProducts, PETSC_FALSE},
   {"submatrix",             OpSubMatrix,       PETSC_FALSE},
+  {"dm_transfers",          OpDMTransfers,     PETSC_FALSE},
   {"settype_assembled",     OpSetTypeAssembled, PETSC_FALSE},
   {"settype_twice",         OpSetTypeTwice,    PETSC_FALSE},
   {"settype_before_sizes",  OpSetTypeFirst,    PETSC_FALSE},

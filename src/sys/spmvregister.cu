@@ -107,6 +107,7 @@ PetscErrorCode PetscSpMVInitializePackage(void)
   PetscCall(PetscLogEventRegister("MatSpMVSelect", MAT_CLASSID, &MAT_SpMV_Select));
   PetscCall(PetscLogEventRegister("MatSpMVSingle", MAT_CLASSID, &MAT_SpMV_Single));
   for (const Entry &e : Formats) PetscCall(MatSpMVRegisterFormat(e.info, e.createseq, e.creatempi));
+  PetscCall(SpMVRegisterDM());
   PetscCall(PCInitializePackage());
   PetscCall(PetscLogEventRegister("PCPolySetUp", PC_CLASSID, &PC_Poly_SetUp));
   PetscCall(PetscLogEventRegister("PCPolyFused", PC_CLASSID, &PC_Poly_Fused));

@@ -23,6 +23,7 @@ PetscErrorCode SpMVProductSetFromOptions(Mat); /* the product dispatch of every 
 
 /* the sequential type, for its MPI twin (aijspmv.cu) */
 const SpMVFormatInfo *SpMVFindFormat(const char *);
+PetscErrorCode        SpMVRegisterDM(void); /* DMDA's and DMStag's transfer matrices in a plugin -dm_mat_type (src/dm/spmvdm.cu) */
 PetscBool             SpMVHaveGPU(void);
 PetscErrorCode        MatSpMVSeqAttach(Mat, const SpMVFormatInfo *, PetscBool); /* a block: keeps the parent's type name */
 PetscErrorCode        MatSpMVSeqDetach(Mat);
