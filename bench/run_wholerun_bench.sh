@@ -36,6 +36,8 @@
 #                   in L2 (the case where no format is clearly faster)             EX48 "-M 64 -N 64 -P 8" / "-M 16 -N 16 -P 4"
 #   ts_ex13         TS ex13: 2D heat equation on a DMDA, implicit steps (Jacobian re-assembled each step), GMRES +
 #                   its default ILU(0) (cuSPARSE's for every type)                          EX13_N=256 / 64, 10 steps
+#   ksp_ex45_mg     KSP ex45 with geometric multigrid: 4 levels of DMDA rediscretization, the DM's interpolation (of the
+#                   DM's matrix type: src/dm/spmvdm.cu), CG + PCMG with Jacobi smoothing                  EX45MG_N=129 / 17
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
 # selects programs (names above, default all), TYPES the types (first = the baseline), RUNS the rounds (interleaved; each
 # column of the CSV is its own median over the runs), PIN_CPUS a CPU list for taskset (the processes and
@@ -91,19 +93,19 @@ LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 MPIEXEC=${MPIEXEC:-mpiexec}
 SMOKE=${SMOKE:-0}; BEST_TYPE=${BEST_TYPE:-brc}; RUNS=${RUNS:-1}
 SET1="ksp_ex2 ksp_ex45 snes_ex5 ksp_ex56 ksp_ex56_np2 ksp_bench_kspsolve snes_ex19 snes_ex19_ilu"
-SET2="ksp_ex50 ksp_ex34 snes_ex12 snes_ex48 ts_ex13"
+SET2="ksp_ex50 ksp_ex34 snes_ex12 snes_ex48 ts_ex13 ksp_ex45_mg"
 PROGRAMS=${PROGRAMS:-"$SET1 $SET2"}
 BUDGET_S=${BUDGET_S:-540}
 if [ "$SMOKE" = 1 ]; then
   TYPES=${TYPES:-"aij spmv $BEST_TYPE"}; MATVEC=""; DMVEC=""; GPUOPT=""; RUN_TIMEOUT=${RUN_TIMEOUT:-120}
   EX2_N=${EX2_N:-60}; EX45_N=${EX45_N:-16}; EX5_N=${EX5_N:-48}; EX56_NE=${EX56_NE:-7}; BKS_N=${BKS_N:-16}; EX19_N=${EX19_N:-24}; EX19_ILU_N=${EX19_ILU_N:-24}
-  EX50_N=${EX50_N:-64}; EX34_N=${EX34_N:-16}; EX12_N=${EX12_N:-32}; EX48=${EX48:-"-M 16 -N 16 -P 4"}; EX13_N=${EX13_N:-64}
+  EX50_N=${EX50_N:-64}; EX34_N=${EX34_N:-16}; EX12_N=${EX12_N:-32}; EX48=${EX48:-"-M 16 -N 16 -P 4"}; EX13_N=${EX13_N:-64}; EX45MG_N=${EX45MG_N:-17}
   device=cpu
 else
   TYPES=${TYPES:-"aijcusparse spmv $BEST_TYPE"}; MATVEC="-vec_type cuda"; DMVEC="-dm_vec_type cuda"; GPUOPT="-use_gpu_aware_mpi 0"
   RUN_TIMEOUT=${RUN_TIMEOUT:-150}
   EX2_N=${EX2_N:-1500}; EX45_N=${EX45_N:-128}; EX5_N=${EX5_N:-1000}; EX56_NE=${EX56_NE:-59}; BKS_N=${BKS_N:-128}; EX19_N=${EX19_N:-512}; EX19_ILU_N=${EX19_ILU_N:-128}
-  EX50_N=${EX50_N:-1024}; EX34_N=${EX34_N:-128}; EX12_N=${EX12_N:-384}; EX48=${EX48:-"-M 64 -N 64 -P 8"}; EX13_N=${EX13_N:-256}
+  EX50_N=${EX50_N:-1024}; EX34_N=${EX34_N:-128}; EX12_N=${EX12_N:-384}; EX48=${EX48:-"-M 64 -N 64 -P 8"}; EX13_N=${EX13_N:-256}; EX45MG_N=${EX45MG_N:-129}
   device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
   [ -n "$device" ] || { echo "no GPU found (nvidia-smi): use SMOKE=1 on a machine without one" >&2; exit 1; }
 fi
@@ -129,6 +131,7 @@ declare -A P=(
   [ksp_ex34]="ksp_ex34|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX34_N -da_grid_y $EX34_N -da_grid_z $EX34_N -ksp_type cg -pc_type jacobi -ksp_converged_reason ${EX34_OPTS:-}"
   [snes_ex12]="snes_ex12|1|snes|-dm_mat_type|$DMVEC|-dm_plex_box_faces $EX12_N,$EX12_N -dm_plex_simplex 0 -petscspace_degree 1 -bc_type dirichlet -ksp_type cg -pc_type gamg -snes_converged_reason -ksp_converged_reason ${EX12_OPTS:-}"
   [snes_ex48]="snes_ex48|1|snes|-dm_mat_type|$DMVEC|$EX48 -ksp_type gmres -pc_type jacobi -snes_converged_reason -ksp_converged_reason ${EX48_OPTS:-}"
+  [ksp_ex45_mg]="ex45|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX45MG_N -da_grid_y $EX45MG_N -da_grid_z $EX45MG_N -ksp_type cg -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type jacobi -ksp_converged_reason ${EX45MG_OPTS:-}"
   [ts_ex13]="ts_ex13|1|ts|-dm_mat_type|$DMVEC|-da_grid_x $EX13_N -da_grid_y $EX13_N -ts_max_steps 10 -ksp_converged_reason ${EX13_OPTS:-}"
 )
 
