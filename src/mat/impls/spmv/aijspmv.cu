@@ -1299,6 +1299,7 @@ PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
   PetscFunctionBegin;
   if (SpMVHaveGPU()) PetscCall(MatCreate_SeqAIJCUSPARSE(A));
   else PetscCall(MatCreate_SeqAIJ(A));
+  if (SpMVHaveGPU()) PetscCall(spmv::WarmPool()); /* the device pool and kernel modules, on a thread, while the matrix is filled */
   PetscCall(Attach(A, f, PETSC_FALSE, SpMVHostReferenceDefault(A)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
