@@ -12,7 +12,6 @@
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
-#include "spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/mpi/mpiaij.h>
 
@@ -335,10 +334,8 @@ PetscErrorCode ComposeMPI(Mat A, PetscBool on)
 PetscErrorCode MatCreate_MPIAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  if (SpMVHaveGPU()) {
-    PetscCall(MatCreate_MPIAIJCUSPARSE(A));
-    PetscCall(spmv::WarmPool()); /* as the sequential type's constructor */
-  } else PetscCall(MatCreate_MPIAIJ(A));
+  if (SpMVHaveGPU()) PetscCall(MatCreate_MPIAIJCUSPARSE(A));
+  else PetscCall(MatCreate_MPIAIJ(A));
   PetscCall(AttachMPI(A, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
