@@ -1297,9 +1297,10 @@ PetscErrorCode MatSpMVSeqSetup(Mat B, const SpMVFormat *opts, PetscBool hostref)
 PetscErrorCode MatCreate_SeqAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  if (SpMVHaveGPU()) PetscCall(MatCreate_SeqAIJCUSPARSE(A));
-  else PetscCall(MatCreate_SeqAIJ(A));
-  if (SpMVHaveGPU()) PetscCall(spmv::WarmPool()); /* the device pool and kernel modules, on a thread, while the matrix is filled */
+  if (SpMVHaveGPU()) {
+    PetscCall(MatCreate_SeqAIJCUSPARSE(A));
+    PetscCall(spmv::WarmPool()); /* the device pool and kernel modules, on a thread, while the matrix is filled */
+  } else PetscCall(MatCreate_SeqAIJ(A));
   PetscCall(Attach(A, f, PETSC_FALSE, SpMVHostReferenceDefault(A)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

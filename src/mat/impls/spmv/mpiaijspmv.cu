@@ -187,7 +187,7 @@ PetscErrorCode MatDuplicate_MPIAIJSpMV(Mat A, MatDuplicateOption op, Mat *B)
 }
 
 PetscErrorCode ComposeMPI(Mat A, PetscBool on);
-PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f);
+PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f, const Mat_MPIAIJSpMV *from = nullptr);
 
 /* MPIAIJ makes a submatrix of A's type on some paths and, on others (MatCreateMPIAIJWithSeqAIJ: PCFIELDSPLIT's blocks
    when rows and columns share a distribution), of its diagonal block's MPI type, the parent's (mpiaijcusparse). A
@@ -197,19 +197,14 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f);
    with PCMG inside PCFIELDSPLIT), while the plugin type's product dispatch forms it as AIJ does */
 PetscErrorCode MatCreateSubMatrix_MPIAIJSpMV(Mat A, IS isrow, IS iscol, MatReuse reuse, Mat *B)
 {
-  Mat_MPIAIJSpMV *c = Ctx(A), *cb;
+  Mat_MPIAIJSpMV *c = Ctx(A);
   PetscBool       parent;
 
   PetscFunctionBegin;
   PetscCall(c->createsubmatrix(A, isrow, iscol, reuse, B));
   if (reuse == MAT_REUSE_MATRIX || Ctx(*B)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscObjectTypeCompare((PetscObject)*B, c->parent, &parent));
-  if (!parent) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(AttachMPI(*B, c->info));
-  cb          = Ctx(*B);
-  cb->hostref = c->hostref;
-  PetscCall(cb->opts->CopyOptions(*c->opts));
-  PetscCall(ConvertBlocks(*B, PETSC_TRUE));
+  if (parent) PetscCall(AttachMPI(*B, c->info, c));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,8 +238,9 @@ PetscErrorCode DetachMPI(Mat A)
 /* The MPI parent's code compares type names only in its product dispatch (MatProductSetFromOptions_MPIAIJBACKEND
    takes the GPU only when both operands have the same type): products go through the generic dispatch of
    aijspmv.cu, which lends the parent's name; mixed operands (a plain parent matrix with ours) find it as
-   MatProductSetFromOptions_anytype_C */
-PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
+   MatProductSetFromOptions_anytype_C. 'from': a plugin matrix whose format options and host-reference choice A takes
+   (a submatrix of it) instead of the defaults */
+PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f, const Mat_MPIAIJSpMV *from)
 {
   Mat_MPIAIJSpMV *c = new Mat_MPIAIJSpMV();
 
@@ -252,7 +248,8 @@ PetscErrorCode AttachMPI(Mat A, const SpMVFormatInfo *f)
   c->mpi     = PETSC_TRUE;
   c->info    = f;
   c->opts    = f->create();
-  c->hostref = SpMVHostReferenceDefault(A);
+  c->hostref = from ? from->hostref : SpMVHostReferenceDefault(A);
+  if (from) PetscCall(c->opts->CopyOptions(*from->opts));
   PetscCall(PetscStrncpy(c->parent, ((PetscObject)A)->type_name, sizeof(c->parent)));
   PetscCall(PetscStrcmp(c->parent, MATMPIAIJCUSPARSE, &c->gpu));
   PetscCall(SpMVComposeOverlay(A, c));
