@@ -536,6 +536,7 @@ static PetscErrorCode OpDMTransfers(const Data *d)
   for (int k = 0; k < 4; k++) { /* DMDA dof 1, DMDA dof 2, DMStag interpolation, DMStag restriction */
     DM   dc[2], df[2];
     Mat  T[2];
+    Vec  S[2] = {NULL, NULL}; /* DMDA's scale (the restriction of ones, reciprocal), made with the converted matrix */
     char what[96];
     for (int t = 0; t < 2; t++) { /* 0: aij, 1: the plugin type */
       if (k < 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 9, 9, PETSC_DECIDE, PETSC_DECIDE, k + 1, 1, NULL, NULL, &dc[t]));
@@ -544,14 +545,22 @@ static PetscErrorCode OpDMTransfers(const Data *d)
       PetscCall(DMSetUp(dc[t]));
       PetscCall(DMRefine(dc[t], PETSC_COMM_WORLD, &df[t]));
       if (k == 3) PetscCall(DMCreateRestriction(dc[t], df[t], &T[t]));
-      else PetscCall(DMCreateInterpolation(dc[t], df[t], &T[t], NULL));
+      else PetscCall(DMCreateInterpolation(dc[t], df[t], &T[t], k < 2 ? &S[t] : NULL));
     }
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s", k == 0 ? "DMDA interpolation" : k == 1 ? "DMDA interpolation, 2 dof" : k == 2 ? "DMStag interpolation" : "DMStag restriction"));
     MatType tt;
     for (int t = 0; t <= (int)isaij; t++) PetscCall(MatConvert(T[t], MATAIJ, MAT_INPLACE_MATRIX, &T[t])); /* AIJ's MAIJ as AIJ (no MatNorm) */
     PetscCall(MatGetType(T[1], &tt));
     PetscCall(Check(T[0], T[1], isaij ? tt : ptype, what)); /* -type aij: what PETSc makes */
+    if (S[0]) {
+      PetscReal n, e;
+      PetscCall(VecNorm(S[0], NORM_INFINITY, &n));
+      PetscCall(VecAXPY(S[1], -1.0, S[0]));
+      PetscCall(VecNorm(S[1], NORM_INFINITY, &e));
+      PetscCheck(e <= 1e-12 * n, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the scale differs from AIJ's by %g", what, (double)e);
+    }
     for (int t = 0; t < 2; t++) {
+      PetscCall(VecDestroy(&S[t]));
       PetscCall(MatDestroy(&T[t]));
       PetscCall(DMDestroy(&df[t]));
       PetscCall(DMDestroy(&dc[t]));

@@ -41,11 +41,17 @@ PetscErrorCode ToDMType(DM dmc, Mat *P)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* DMDA's interpolation ends with its scale (DMCreateInterpolationScale: MatRestrict of ones); made here after the
+   conversion, the restriction runs in the DM's type, as with aijcusparse: on the GPU, where it also moves the matrix to
+   the device during PCSetUp. Made by PETSc before the conversion, the scale ran on the host and the converted matrix
+   went to the GPU in the first MatMultTranspose of KSPSolve: 15 ms of ksp ex45 129^3's 61 ms solve on an H200, the
+   gap to aijcusparse's 45 ms (bench/results/NOTES.md, "Session 29") */
 PetscErrorCode InterpolationDA(DM dmc, DM dmf, Mat *P, Vec *scale)
 {
   PetscFunctionBegin;
-  PetscCall(interpDA(dmc, dmf, P, scale));
+  PetscCall(interpDA(dmc, dmf, P, NULL));
   PetscCall(ToDMType(dmc, P));
+  if (scale) PetscCall(DMCreateInterpolationScale(dmc, dmf, *P, scale));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
