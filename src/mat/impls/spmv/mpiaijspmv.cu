@@ -12,6 +12,7 @@
 */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "spmvimpl.h"
+#include "spmvdevice.cuh"
 #include <petscdevice_cuda.h>
 #include <../src/mat/impls/aij/mpi/mpiaij.h>
 
@@ -331,8 +332,10 @@ PetscErrorCode ComposeMPI(Mat A, PetscBool on)
 PetscErrorCode MatCreate_MPIAIJSpMV(Mat A, const SpMVFormatInfo *f)
 {
   PetscFunctionBegin;
-  if (SpMVHaveGPU()) PetscCall(MatCreate_MPIAIJCUSPARSE(A));
-  else PetscCall(MatCreate_MPIAIJ(A));
+  if (SpMVHaveGPU()) {
+    PetscCall(MatCreate_MPIAIJCUSPARSE(A)); /* initializes the device */
+    PetscCall(spmv::WarmPool());            /* as the sequential constructor: the pool and kernel modules, on a thread */
+  } else PetscCall(MatCreate_MPIAIJ(A));
   PetscCall(AttachMPI(A, f));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
