@@ -7,11 +7,11 @@
    The first allocation from a pool in a process sets up CUDA's stream-ordered allocator: 7-12 ms of host time on the
    H100 in any process, whatever the pool (bench/tools/pool/poolfirst.cu), 9-21 ms inside ksp ex45's solve, which the
    first selection of the automatic format paid. WarmPool makes that allocation on a thread of its own, started when the
-   process creates its first sequential plugin matrix on a GPU (MatCreate_SeqAIJSpMV; the parent has initialized the
-   device), so that it overlaps the matrix' assembly rather than the first solve (session 28: bench_kspsolve's 70 ms
-   solve 1.6-3 ms faster than with the thread started at the first product), else (MPI matrices, conversions) at the first
-   product of a waiting selection (bench/results/NOTES.md, "Session 24" for the first version),
-   and then loads the registered kernel modules (the formats' first
+   process creates its first plugin matrix on a GPU (MatCreate_SeqAIJSpMV, MatCreate_MPIAIJSpMV; the parent has
+   initialized the device), so that it overlaps the matrix' assembly rather than the first solve (sessions 28-29:
+   bench_kspsolve's solve 1.6-3 ms faster than with the thread started at the first product, its assembly no slower),
+   else (a matrix converted to a plugin type) at the first product of a waiting selection (bench/results/NOTES.md,
+   "Session 24" for the first version), and then loads the registered kernel modules (the formats' first
    builds' lazy loading, 9-11 ms of ex45's first selection: "Session 26"). The 2-rank teardown hangs that once got the
    thread reverted are MPICH's: both ranks inside PMPI_Finalize, one in UCX's progress, the other in the PMI barrier's
    read (cuda-gdb backtraces, "Session 25"), with and without the thread; aijcusparse and brc runs hung too.
