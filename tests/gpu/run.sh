@@ -179,6 +179,11 @@ case " $what " in *" spmv "*|*" all "*)
   step spmv_wait_ex19       bash -c "grep 'is due after' $OUT/spmv_wait_ex19.txt && grep 'spmv (GPU).*chose' $OUT/spmv_wait_ex19.txt"
   step spmv_wait_short      "$BIN/spmv_solve" -f stencil27:n=40 -mat_type spmv -ksp_max_it 5 -view_mat ::ascii_info
   grep "spmv:" "$OUT/spmv_wait_short.log"
+  # -mat_spmv_deterministic: the same run every time (the rule's choice, no timing; a due count from the matrix's size):
+  # snes ex5's BiCGStab on 500^2, whose iterations follow the rounding, twice; the selection happens inside the solves
+  det() { "$BIN/ex5" -dll_append "$LIB" -da_grid_x 500 -da_grid_y 500 -dm_mat_type spmv -dm_vec_type cuda -ksp_type bcgs -pc_type jacobi -mat_spmv_deterministic -snes_monitor -ksp_converged_reason -info :sys > "$OUT/spmv_det_ex5_$1.txt" 2>&1; grep -E "SNES Function norm|Linear solve" "$OUT/spmv_det_ex5_$1.txt"; }
+  det 1 > "$OUT/spmv_det_ex5_1.its"; det 2 > "$OUT/spmv_det_ex5_2.its"
+  step spmv_det_ex5         bash -c "grep 'spmv (GPU).*chose' $OUT/spmv_det_ex5_1.txt && grep -c 'Linear solve' $OUT/spmv_det_ex5_1.its && diff $OUT/spmv_det_ex5_1.its $OUT/spmv_det_ex5_2.its"
 esac
 export PETSC_OPTIONS="$BASE_OPTIONS"
 case " $what " in *" mpi "*)

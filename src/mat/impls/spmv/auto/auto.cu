@@ -33,6 +33,15 @@ namespace {
    its selection waits longer than later ones. */
 constexpr double kSelectFixedMs = 1.0;
 constexpr double kSelectFirstMs = 10.0;
+/* -mat_spmv_deterministic: the same products in the same order in every run, so no clock may decide anything. Not which
+   format: the rule's first (as without a GPU), nothing timed. Not when: the due count comes from a model of cuSPARSE's
+   product instead of timed samples, whose noise moved the product at which the matrix left cuSPARSE's product from run
+   to run, and with it the rounding of all that followed (ksp ex5's BiCGStab took 2711-3402 iterations in 18 runs of
+   spmv against 3062 in every run of aijcusparse: H200, bench/results/NOTES.md, "Session 30"). The model: CSR's bytes
+   (12 a nonzero, 20 a row) at 2.5 TB/s (cuSPARSE's product reached 1.7-3.0 TB/s on make bench's matrices on the H200),
+   and at least a launch's 5 us. */
+constexpr double kModelBytesPerUs = 2.5e6;
+constexpr double kModelLaunchUs   = 5.0;
 /* The selection's clock (Select) skips a ranked candidate once the time spent and its expected cost pass the budget by
    more than this factor: the plan already fitted it in the budget from constants, and the clock is there for the
    estimates that are off by factors (small matrices, where fixed costs dominate: 2-40x), not for the constants' spread
@@ -420,7 +429,7 @@ class Auto final : public SpMVFormat {
   CsrFormat      *csr          = nullptr;
 
   /* the selection, carried by CopyOptions (MatDuplicate, the blocks of an MPI matrix) */
-  enum How { NONE, RULE, TIMED, FORCED, WAITING };
+  enum How { NONE, RULE, TIMED, FORCED, WAITING, RULE_GPU }; /* RULE_GPU: the rule's choice on the GPU (-mat_spmv_deterministic) */
   struct Record {
     int           chosen = -1;
     How           how    = NONE; /* WAITING: csr (the parent's product) runs until the selection is due */
@@ -487,14 +496,22 @@ class Auto final : public SpMVFormat {
     else PetscCallCUDA(e);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* the due product count for cuSPARSE's product taking t us: -mat_spmv_wait times the selection's expected cost */
+  PetscErrorCode SetDue(double t, const char *how) const
+  {
+    const double fixed = selectedOnGPU ? kSelectFixedMs : kSelectFirstMs;
+
+    PetscFunctionBegin;
+    w.due = (int64_t)std::ceil(opt.wait * (1e3 * fixed / std::max(t, 1e-3) + opt.budget));
+    PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ": cuSPARSE's product %.1f us (%s); the selection (expected %g ms + %g products) is due after %" PetscInt64_FMT " products (-mat_spmv_wait %g)\n", (int64_t)w.A.m, (int64_t)w.A.n, t, how, fixed, (double)opt.budget, w.due, (double)opt.wait));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   /* the due product count from the samples read (the median; three unless a block of an MPI matrix settles sooner) */
   PetscErrorCode DecideDue() const
   {
     PetscFunctionBegin;
     std::sort(w.t, w.t + w.nt);
-    const double fixed = selectedOnGPU ? kSelectFixedMs : kSelectFirstMs, t = w.t[w.nt / 2];
-    w.due              = (int64_t)std::ceil(opt.wait * (1e3 * fixed / std::max(t, 1e-3) + opt.budget));
-    PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ": cuSPARSE's product %.1f us; the selection (expected %g ms + %g products) is due after %" PetscInt64_FMT " products (-mat_spmv_wait %g)\n", (int64_t)w.A.m, (int64_t)w.A.n, t, fixed, (double)opt.budget, w.due, (double)opt.wait));
+    PetscCall(SetDue(w.t[w.nt / 2], "timed"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -621,7 +638,7 @@ public:
       if (fmt[0]) PetscCall(SpMVAutoFindName(fmt, &opt.format));
       else opt.format = -1;
     }
-    PetscCall(PetscOptionsBool("-mat_spmv_deterministic", "Only formats whose products are bitwise reproducible run to run: argcsr, segsum, suraa, csr (cuSPARSE CSR_ALG2), brc where it splits no row", "MatSpMVGetFormat", opt.deterministic, &opt.deterministic, NULL));
+    PetscCall(PetscOptionsBool("-mat_spmv_deterministic", "Reproducible runs: only formats whose products are bitwise reproducible (argcsr, segsum, dcsr, suraa, csr with cuSPARSE CSR_ALG2, brc where it splits no row), chosen by the rule without timing, after a wait counted from the matrix size", "MatSpMVGetFormat", opt.deterministic, &opt.deterministic, NULL));
     PetscCall(PetscOptionsReal("-mat_spmv_budget", "Selection cost allowed, in cuSPARSE products of the matrix: ranked formats after the first are timed while the estimate, and on the GPU the time spent, stay within it", "MatSpMVGetFormat", opt.budget, &opt.budget, NULL));
     PetscCheck(opt.budget >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_spmv_budget %g must be >= 0", (double)opt.budget);
     PetscCall(PetscOptionsBool("-mat_spmv_dcsr", "Rank dcsr (16-bit column offsets) in segsum's place where at least half of its 128-nonzero tiles span <= 65536 columns", "MatSpMVGetFormat", opt.dcsr, &opt.dcsr, NULL));
@@ -753,6 +770,7 @@ public:
       rec.how    = WAITING;
       rec.chosen = AUTO_CSR;
       w.A        = A;
+      if (opt.deterministic) PetscCall(SetDue(std::max(kModelLaunchUs, (12.0 * (double)A.nnz + 20.0 * (double)A.m) / kModelBytesPerUs), "modelled: -mat_spmv_deterministic"));
       PetscCall(spmv::WarmPool()); /* the selection's first allocation and kernel modules, set up while the matrix waits */
       PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: cuSPARSE's product (the parent's) until the selection pays (-mat_spmv_wait %g)\n", (int64_t)A.m, (int64_t)A.n, (int64_t)A.nnz, (double)opt.wait));
       PetscFunctionReturn(PETSC_SUCCESS);
@@ -816,9 +834,9 @@ public:
     int                 best = -1;
 
     PetscFunctionBegin;
-    if (!A.nnz) { /* nothing to time */
+    if (!A.nnz || opt.deterministic) { /* nothing to time; or no clock may decide (kModelBytesPerUs): the rule's first */
       rec.chosen = rec.plan.host;
-      rec.how    = RULE;
+      rec.how    = A.nnz ? RULE_GPU : RULE;
       PetscCall(Chosen().BuildDevice(A, s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -941,7 +959,8 @@ public:
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     if (rec.how == WAITING) {
-      if (w.due >= 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: cuSPARSE's product (the parent's) while the selection waits: %" PetscInt64_FMT " of %" PetscInt64_FMT " products (%.1f us each; -mat_spmv_wait %g)\n", w.products, w.due, w.t[1], (double)opt.wait));
+      if (w.due >= 0 && opt.deterministic) PetscCall(PetscViewerASCIIPrintf(v, "spmv: cuSPARSE's product (CSR_ALG2) while the selection waits: %" PetscInt64_FMT " of %" PetscInt64_FMT " products (a count from the matrix's size: -mat_spmv_deterministic; -mat_spmv_wait %g)\n", w.products, w.due, (double)opt.wait));
+      else if (w.due >= 0) PetscCall(PetscViewerASCIIPrintf(v, "spmv: cuSPARSE's product (the parent's) while the selection waits: %" PetscInt64_FMT " of %" PetscInt64_FMT " products (%.1f us each; -mat_spmv_wait %g)\n", w.products, w.due, w.t[1], (double)opt.wait));
       else PetscCall(PetscViewerASCIIPrintf(v, "spmv: cuSPARSE's product (the parent's) while the selection waits: %" PetscInt64_FMT " products so far, not yet timed (-mat_spmv_wait %g)\n", w.products, (double)opt.wait));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -962,6 +981,7 @@ public:
       }
       PetscCall(PetscViewerASCIIPrintf(v, "spmv: chosen: %s by the rule, no timing (no GPU, or host reference); a GPU would time %s (expected cost %.1f cuSPARSE products)\n", SpMVAutoNames[rec.chosen], list, rec.plan.expected));
     }
+    if (rec.how == RULE_GPU) PetscCall(PetscViewerASCIIPrintf(v, "spmv: chosen: %s by the rule, no timing (-mat_spmv_deterministic: the same format and products in every run)\n", SpMVAutoNames[rec.chosen]));
     if (rec.how == TIMED) {
       const double unit = rec.us[AUTO_CSR];
       list[0]           = 0;

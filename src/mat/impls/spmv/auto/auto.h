@@ -24,6 +24,8 @@
       stream; the median wins. A loser's device memory is released as soon as it has lost.
       Without a GPU (or with the host reference): the first ranked format, no timing. Deterministic.
    4. -mat_spmv_format <fmt> skips all this; -mat_spmv_candidates <list> times exactly the formats listed.
+      -mat_spmv_deterministic (reproducible runs) times nothing: the rule's first bitwise reproducible format, on the
+      GPU too, after a wait whose length comes from the matrix's size, not from a clock (auto.cu, kModelBytesPerUs).
 
    WHEN IT CHOOSES. On the GPU a selection costs what about 25-45 cuSPARSE products of the matrix cost plus a fixed part
    (its launches and synchronizations, about 1 ms; the first selection of a process would also load the library's
