@@ -36,7 +36,7 @@ constexpr double kSelectFirstMs = 10.0;
 /* -mat_spmv_deterministic: the same products in the same order in every run, so no clock may decide anything. Not which
    format: the rule's first (as without a GPU), nothing timed. Not when: the due count comes from a model of cuSPARSE's
    product instead of timed samples, whose noise moved the product at which the matrix left cuSPARSE's product from run
-   to run, and with it the rounding of all that followed (ksp ex5's BiCGStab took 2711-3402 iterations in 18 runs of
+   to run, and with it the rounding of all that followed (snes ex5's BiCGStab took 2711-3402 iterations in 21 runs of
    spmv against 3062 in every run of aijcusparse: H200, bench/results/NOTES.md, "Session 30"). The model: CSR's bytes
    (12 a nonzero, 20 a row) at 2.5 TB/s (cuSPARSE's product reached 1.7-3.0 TB/s on make bench's matrices on the H200),
    and at least a launch's 5 us. */
