@@ -37,8 +37,8 @@ constexpr double kSelectFirstMs = 10.0;
    format: the rule's first (as without a GPU), nothing timed. Not when: the due count comes from a model of cuSPARSE's
    product instead of timed samples, whose noise moved the product at which the matrix left cuSPARSE's product from run
    to run, and with it the rounding of all that followed (snes ex5's BiCGStab took 2711-3402 iterations in 21 runs of
-   spmv against 3062 in every run of aijcusparse: H200, bench/results/NOTES.md, "Session 30"). The model: CSR's bytes
-   (12 a nonzero, 20 a row) at 2.5 TB/s (cuSPARSE's product reached 1.7-3.0 TB/s on make bench's matrices on the H200),
+   spmv against 3062 in every run of aijcusparse: H200, bench/results/NOTES.md, "Session 30"). The model: the CSR floor's
+   bytes (SpMVAutoCSRBytes: 12 a nonzero and 20 a row in real scalars) at 2.5 TB/s (cuSPARSE's product reached 1.7-3.0 TB/s on make bench's matrices on the H200),
    and at least a launch's 5 us. */
 constexpr double kModelBytesPerUs = 2.5e6;
 constexpr double kModelLaunchUs   = 5.0;
@@ -770,7 +770,7 @@ public:
       rec.how    = WAITING;
       rec.chosen = AUTO_CSR;
       w.A        = A;
-      if (opt.deterministic) PetscCall(SetDue(std::max(kModelLaunchUs, (12.0 * (double)A.nnz + 20.0 * (double)A.m) / kModelBytesPerUs), "modelled: -mat_spmv_deterministic"));
+      if (opt.deterministic) PetscCall(SetDue(std::max(kModelLaunchUs, SpMVAutoCSRBytes(A.m, A.n, A.nnz) / kModelBytesPerUs), "modelled: -mat_spmv_deterministic"));
       PetscCall(spmv::WarmPool()); /* the selection's first allocation and kernel modules, set up while the matrix waits */
       PetscCall(PetscInfo(NULL, "spmv: %" PetscInt64_FMT " x %" PetscInt64_FMT ", %" PetscInt64_FMT " nonzeros: cuSPARSE's product (the parent's) until the selection pays (-mat_spmv_wait %g)\n", (int64_t)A.m, (int64_t)A.n, (int64_t)A.nnz, (double)opt.wait));
       PetscFunctionReturn(PETSC_SUCCESS);

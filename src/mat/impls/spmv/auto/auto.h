@@ -177,6 +177,12 @@ bool SpMVAutoBRCSplits(const SpMVAutoStats &, const SpMVAutoOptions &);
    value table: its own K (CCOOChooseK), its padding (slots_k), 16-bit columns in the windows that fit them, 32-bit
    elsewhere */
 double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &);
+/* the CSR floor's bytes of one product: values and 32-bit columns, the row offsets, x and y once each */
+inline double SpMVAutoCSRBytes(int64_t m, int64_t n, int64_t nnz)
+{
+  const double vs = (double)sizeof(PetscScalar);
+  return (4.0 + vs) * (double)nnz + 4.0 * (double)(m + 1) + vs * (double)n + vs * (double)m;
+}
 /* dcsr's matrix bytes per product over the CSR's ((4 + vs) nnz + 4 (m + 1)), from the narrow-tile count (the last
    tile counted as full) */
 double SpMVAutoDCSRBytesRatio(const SpMVAutoStats &);

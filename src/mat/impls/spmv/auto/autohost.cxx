@@ -112,7 +112,7 @@ double SpMVAutoCCOOBytesRatio(const SpMVAutoStats &st)
   CCOOStats    c;
   PetscInt     K   = 1;
   const double vs  = (double)sizeof(PetscScalar);
-  const double csr = (4.0 + vs) * (double)st.nnz + 4.0 * (double)(st.m + 1) + vs * (double)st.n + vs * (double)st.m;
+  const double csr = SpMVAutoCSRBytes(st.m, st.n, st.nnz);
 
   if (!st.nnz || !st.m) return 1.0;
   c.m    = (PetscInt)st.m;
