@@ -11,6 +11,12 @@
                     span at most 65536 is read as 16-bit offsets from its smallest column (+ 4 bytes a tile), a
                     wider tile as the CSR's 32-bit columns: what the same balanced kernel costs at dcsr's bytes,
                     the floor that dcsr is measured against
+     floor-gather16c floor-gather16 in dcsr's order: lane l reads entries 4l..4l+3 of each 128-nonzero tile, as
+                    dcsr's segmented sums need (a lane sums consecutive entries), so that one gather instruction
+                    reads the columns of entries 4 apart over the whole tile where floor-gather16's reads 32
+                    consecutive entries. The same bytes; the difference is what the order alone costs
+                    (bench/results/NOTES.md, "Session 31": 0.85-0.93x floor-gather16 on rows of 27-49 nonzeros,
+                    1.02-1.11x on rows of 5-17)
 
    None computes A x (the row structure is ignored: equal tiles of 256 nonzeros a warp, a persistent
    grid); they are references for the tables, not products. A format that reads x in another order (BRC's
@@ -80,6 +86,51 @@ __global__ void __launch_bounds__(256) Floor16(long long nnz, int m, const int *
   if (acc == 1.2345e-300) sink[0] = acc; /* keeps the loads; never true for the benchmark's data */
 }
 
+/* floor-gather16c: Floor16's bytes in dcsr's order: lane l holds entries 4l..4l+3 of each of the warp's two 128-nonzero
+   tiles (vector loads of its 4 offsets and 4 values), so that a gather instruction reads the columns of entries 4 apart,
+   as dcsr's tile kernel does, where Floor16's reads 32 consecutive entries */
+__global__ void __launch_bounds__(256) Floor16C(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const unsigned short *__restrict__ off, const int *__restrict__ tbase, const PetscScalar *__restrict__ a, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ sink)
+{
+  const int       lane   = threadIdx.x & 31;
+  const long long warp   = ((long long)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  const long long nwarps = ((long long)gridDim.x * blockDim.x) >> 5;
+  PetscScalar     acc    = 0;
+
+  for (long long base = warp * 256; base < nnz; base += nwarps * 256) {
+    int         c[8];
+    PetscScalar v[8];
+    uint2       o[2];
+#pragma unroll
+    for (int t = 0; t < 2; t++) {
+      const long long e0 = base + t * kTile16 + 4 * lane;
+      if (e0 + 4 <= nnz) {
+        o[t] = *reinterpret_cast<const uint2 *>(off + e0);
+#pragma unroll
+        for (int k = 0; k < 4; k++) v[4 * t + k] = spmv::Ldcs(a + e0 + k);
+      } else {
+        o[t] = make_uint2(0, 0);
+#pragma unroll
+        for (int k = 0; k < 4; k++) v[4 * t + k] = e0 + k < nnz ? spmv::Ldcs(a + e0 + k) : PetscScalar(0.0);
+      }
+    }
+    const int b0 = __ldg(tbase + base / kTile16), b1 = base + kTile16 < nnz ? __ldg(tbase + base / kTile16 + 1) : 0;
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const long long e = base + (k / 4) * kTile16 + 4 * lane + (k % 4);
+      const int       b = k < 4 ? b0 : b1;
+      const unsigned  w = (k % 4) < 2 ? o[k / 4].x : o[k / 4].y;
+      c[k]              = b >= 0 ? b + (int)((w >> (16 * (k % 2))) & 0xffffu) : (e < nnz ? __ldcs(cj + e) : 0);
+    }
+#pragma unroll
+    for (int k = 0; k < 8; k++) {
+      const long long e = base + (k / 4) * kTile16 + 4 * lane + (k % 4);
+      if (e < nnz) acc += v[k] * spmv::Ldg(x + c[k]);
+    }
+  }
+  for (long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x; r < m; r += (long long)gridDim.x * blockDim.x) y[r] = PetscScalar((double)__ldg(rp + r));
+  if (acc == 1.2345e-300) sink[0] = acc; /* keeps the loads; never true for the benchmark's data */
+}
+
 template <bool GATHER>
 __global__ void __launch_bounds__(256) Floor(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const PetscScalar *__restrict__ a, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ sink)
 {
@@ -134,7 +185,8 @@ PetscErrorCode FloorMult(Mat S, Vec x, Vec y)
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  if (ctx->mode == 2) Floor16<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, ctx->off, ctx->base, a, xa, ya, ctx->sink);
+  if (ctx->mode == 3) Floor16C<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, ctx->off, ctx->base, a, xa, ya, ctx->sink);
+  else if (ctx->mode == 2) Floor16<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, ctx->off, ctx->base, a, xa, ya, ctx->sink);
   else if (ctx->mode == 1) Floor<true><<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, a, xa, ya, ctx->sink);
   else Floor<false><<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, a, xa, ya, ctx->sink);
   PetscCallCUDA(cudaGetLastError());
@@ -158,7 +210,8 @@ PetscErrorCode FloorDestroy(Mat S)
 }
 } // namespace
 
-/* A shell matrix whose MatMult runs the floor kernel (mode 0 "stream", 1 "gather", 2 "gather16") on A's device CSR;
+/* A shell matrix whose MatMult runs the floor kernel (mode 0 "stream", 1 "gather", 2 "gather16", 3 "gather16c") on A's
+   device CSR;
    CUDA vectors */
 PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat A, PetscInt mode, Mat *S)
 {
@@ -171,7 +224,7 @@ PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat A, PetscInt mode, Mat *S)
   ctx->mode = mode;
   PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, &ctx->csr));
   PetscCallCUDA(cudaMalloc((void **)&ctx->sink, sizeof(PetscScalar)));
-  if (mode == 2) {
+  if (mode >= 2) {
     const PetscInt    *i, *j;
     const PetscScalar *a;
     PetscMemType       mt;
