@@ -382,7 +382,7 @@ int main(int argc, char **argv)
   char        devname[256] = "none (no GPU: host reference, CPU times)", date[64];
   char      **matlist, **typelist, *mats[1024], *types[MAXTYPES];
   int         nmat, ntype;
-  PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0;
+  PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0, nfailpetsc = 0;
   PetscInt    seed = -1;
   PetscReal   tol = 1e-12;
   PetscBool   gpu, typesset, floor = PETSC_TRUE;
@@ -516,7 +516,14 @@ int main(int argc, char **argv)
       r->seed = s;
       PetscCall(RunType(A, x, y0, types[t], gpu, trials, reps, tol, r));
       PetscCall(BytesPerNnz(A, types[t], r->chosen, &r->bpn));
-      if (!r->ok) {
+      if (!r->ok && IsSellCuda(types[t])) { /* PETSc's own SELL type, a comparison only: its load-balancing kernel
+                                                (matmult_seqsell_tiled_kernel8, taken where the widest slice is > 12x the
+                                                average: power-law matrices) zeroes y block by block while other blocks
+                                                already atomically add into it, so its products are sometimes wrong
+                                                (bench/results/NOTES.md, "Session 31"); reported, not counted */
+        nfailpetsc++;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED (PETSc's %s, a comparison; not counted): %s on %s: relative error %.3e, tolerance %.3e\n", MATSEQSELLCUDA, r->type, r->matrix, r->err, (double)tol));
+      } else if (!r->ok) {
         nfail++;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "FAILED: %s on %s: relative error %.3e, after the refresh %.3e (-1: not run), tolerance %.3e\n", r->type, r->matrix, r->err, r->err2, (double)tol));
       }
@@ -622,6 +629,7 @@ int main(int argc, char **argv)
     }
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n%" PetscInt_FMT " runs, %" PetscInt_FMT " failed the check (tol %g)%s%s%s%s\n", nres, nfail, (double)tol, csv[0] ? "; CSV: " : "", csv, json[0] ? "; JSON: " : "", json));
+  if (nfailpetsc) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT " wrong products of PETSc's %s (see above), not counted\n", nfailpetsc, MATSEQSELLCUDA));
   PetscCheck(nfail == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " type/matrix pairs gave wrong products (relative error above %g): see FAILED above", nfail, (double)tol);
   PetscCall(PetscFree(res));
   PetscCall(PetscStrToArrayDestroy(ntype, typelist));
