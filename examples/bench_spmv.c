@@ -208,6 +208,51 @@ static PetscErrorCode RelError(Vec y, Vec y0, PetscScalar s, double *err)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -permute_pieces (an experiment of issue #29, bench/results/NOTES.md "Session 31"): the column/value pairs of every row
+   permuted inside the row's piece of each 128-nonzero tile (dcsr's tiles), the piece's j-th entry to its j-th position
+   in the order (position % 4, position / 4): the same matrix (a permutation inside rows) whose CSR order is the one at
+   which dcsr's lanes of a long row read consecutive entries at each gather (floor-gather16p's layout). Columns are then
+   no longer sorted inside rows (which PETSc's AIJ assumes): only products are timed, and on matrices
+   with inodes (nasa4704) the reference, SeqAIJ's inode product (one column order for the rows of a node), is wrong. */
+static PetscErrorCode PermutePieces(Mat A)
+{
+  const PetscInt *ai, *aj;
+  PetscScalar    *aa, *av;
+  PetscInt        m, nnz, *jv, *pos, np, r = 0;
+  PetscMemType    mt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &m, NULL));
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, &aa, &mt));
+  nnz = ai[m];
+  PetscCall(PetscMalloc3(nnz, &jv, nnz, &av, 128, &pos));
+  for (PetscInt e0 = 0; e0 < nnz; e0 += 128) {
+    const PetscInt e1 = PetscMin(e0 + 128, nnz);
+    for (PetscInt sa = e0, sb; sa < e1; sa = sb) {
+      while (ai[r + 1] <= sa) r++;
+      sb = PetscMin(ai[r + 1], e1);
+      np = 0;
+      for (PetscInt e = sa; e < sb; e++) { /* insertion by the key (position % 4) * 32 + position / 4 */
+        const PetscInt p = e - e0, key = (p % 4) * 32 + p / 4;
+        PetscInt       q = np++;
+        while (q > 0 && (pos[q - 1] % 4) * 32 + pos[q - 1] / 4 > key) {
+          pos[q] = pos[q - 1];
+          q--;
+        }
+        pos[q] = p;
+      }
+      for (PetscInt q = 0; q < np; q++) {
+        jv[e0 + pos[q]] = aj[sa + q];
+        av[e0 + pos[q]] = aa[sa + q];
+      }
+    }
+  }
+  PetscCall(PetscArraycpy((PetscInt *)aj, jv, nnz));
+  PetscCall(PetscArraycpy(aa, av, nnz));
+  PetscCall(PetscFree3(jv, av, pos));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAIJCUSPARSE) || !strcmp(t, MATSEQAIJCUSPARSE)); }
 static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strncmp(t, MATSELLCUDA, strlen(MATSELLCUDA)) || !strncmp(t, MATSEQSELLCUDA, strlen(MATSEQSELLCUDA))); }
 static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather") || !strcmp(t, "floor-gather16") || !strcmp(t, "floor-gather16c") || !strcmp(t, "floor-gather16p")); }
@@ -386,7 +431,7 @@ int main(int argc, char **argv)
   PetscInt    trials = 7, reps = 100, nres = 0, nfail = 0, nfailpetsc = 0;
   PetscInt    seed = -1;
   PetscReal   tol = 1e-12;
-  PetscBool   gpu, typesset, floor = PETSC_TRUE;
+  PetscBool   gpu, typesset, floor = PETSC_TRUE, permute = PETSC_FALSE;
   double      copybw = 0;
   Result     *res;
   PetscMPIInt size;
@@ -416,6 +461,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-json", "Write the results to this JSON file", NULL, json, json, sizeof(json), NULL));
   PetscCall(PetscOptionsString("-commit", "Git commit of the code measured (recorded with the results)", NULL, commit, commit, sizeof(commit), NULL));
   PetscCall(PetscOptionsInt("-seed", "Seed of the random x (default: a fresh one per matrix)", NULL, seed, &seed, NULL));
+  PetscCall(PetscOptionsBool("-permute_pieces", "Permute each row's entries inside the row's pieces of 128-nonzero tiles (an experiment: dcsr's gather order)", NULL, permute, &permute, NULL));
   PetscCall(PetscOptionsBool("-floor", "With a GPU, also time the floor kernels floor-stream, floor-gather, floor-gather16 and floor-gather16c on each matrix", NULL, floor, &floor, NULL));
   PetscOptionsEnd();
   PetscCheck(trials >= 1 && reps >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-trials and -reps must be positive");
@@ -496,6 +542,7 @@ int main(int argc, char **argv)
     PetscInt      first = nres;
 
     PetscCall(SpMVCreateMatrix(PETSC_COMM_SELF, mats[m], &A));
+    if (permute) PetscCall(PermutePieces(A));
     PetscCall(MatGetSize(A, &rows, &cols));
     PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
     PetscCall(MatCreateVecs(A, &x, &y0));
