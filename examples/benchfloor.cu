@@ -90,7 +90,10 @@ __global__ void __launch_bounds__(256) Floor16(long long nnz, int m, const int *
   if (acc == 1.2345e-300) sink[0] = acc; /* keeps the loads; never true for the benchmark's data */
 }
 
-/* floor-gather16c: Floor16's bytes in dcsr's order: lane l holds entries 4l..4l+3 of each of the warp's two 128-nonzero
+/* (Floor16 and Floor16C are two kernels on purpose: one template for both, the same operations, compiled so that
+   floor-gather16 ran 4-10% faster and floor-gather16c 0-11% slower on the H200 (bench/results/NOTES.md, "Session 31",
+   floors-merged-ab.txt): these floors move with code generation, so the measured kernels stay as they are.)
+   floor-gather16c: Floor16's bytes in dcsr's order: lane l holds entries 4l..4l+3 of each of the warp's two 128-nonzero
    tiles (vector loads of its 4 offsets and 4 values), so that a gather instruction reads the columns of entries 4 apart,
    as dcsr's tile kernel does, where Floor16's reads 32 consecutive entries */
 __global__ void __launch_bounds__(256) Floor16C(long long nnz, int m, const int *__restrict__ rp, const int *__restrict__ cj, const unsigned short *__restrict__ off, const int *__restrict__ tbase, const PetscScalar *__restrict__ a, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ sink)
