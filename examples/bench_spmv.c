@@ -9,8 +9,7 @@ static const char help[] = "SpMV benchmark of the petsc-spmv matrix types agains
                            "With a GPU, floor kernels are timed on each matrix's device CSR (-floor): floor-stream reads the\n"
                            "CSR arrays once (no x), floor-gather also reads x[col] in CSR order, perfectly balanced (no rows),\n"
                            "floor-gather16 the same over dcsr's 16-bit column offsets (128-nonzero tiles spanning <= 65536 columns),\n"
-                           "floor-gather16c floor-gather16 in dcsr's order (lane l reads entries 4l..4l+3 of a tile); floor-gather16p (by\n"
-                           "name in -types only) the same over entries permuted inside each row's piece of a tile.\n\n";
+                           "floor-gather16c floor-gather16 in dcsr's order (lane l reads entries 4l..4l+3 of a tile).\n\n";
 
 /*
    Usage:
@@ -80,7 +79,7 @@ static PetscErrorCode BytesPerNnz(Mat A, const char *type, const char *chosen, d
   PetscFunctionBegin;
   *bpn = -1;
   csr  = (PetscBool)(!strcmp(type, "aijcusparse") || !strcmp(type, MATSEGSUM) || !strcmp(type, "floor-stream") || !strcmp(type, "floor-gather") || (!strcmp(type, MATSPMV) && (!strcmp(chosen, "csr") || !strcmp(chosen, MATSEGSUM))));
-  d16  = (PetscBool)(!strcmp(type, MATDCSR) || !strcmp(type, "floor-gather16") || !strcmp(type, "floor-gather16c") || !strcmp(type, "floor-gather16p") || (!strcmp(type, MATSPMV) && !strcmp(chosen, MATDCSR)));
+  d16  = (PetscBool)(!strcmp(type, MATDCSR) || !strcmp(type, "floor-gather16") || !strcmp(type, "floor-gather16c") || (!strcmp(type, MATSPMV) && !strcmp(chosen, MATDCSR)));
   if (!csr && !d16) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ia, &ja, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "no row access");
@@ -211,9 +210,10 @@ static PetscErrorCode RelError(Vec y, Vec y0, PetscScalar s, double *err)
 /* -permute_pieces (an experiment of issue #29, bench/results/NOTES.md "Session 31"): the column/value pairs of every row
    permuted inside the row's piece of each 128-nonzero tile (dcsr's tiles), the piece's j-th entry to its j-th position
    in the order (position % 4, position / 4): the same matrix (a permutation inside rows) whose CSR order is the one at
-   which dcsr's lanes of a long row read consecutive entries at each gather (floor-gather16p's layout). Columns are then
-   no longer sorted inside rows (which PETSc's AIJ assumes): only products are timed, and on matrices
-   with inodes (nasa4704) the reference, SeqAIJ's inode product (one column order for the rows of a node), is wrong. */
+   which dcsr's lanes of a long row read consecutive entries at each gather (floor-gather16c then times that order's
+   floor). Columns are then no longer sorted inside rows (which PETSc's AIJ assumes): only products are timed, and on
+   matrices with inodes (nasa4704) the reference, SeqAIJ's inode product (one column order for the rows of a node), is
+   wrong. */
 static PetscErrorCode PermutePieces(Mat A)
 {
   const PetscInt *ai, *aj;
@@ -255,7 +255,7 @@ static PetscErrorCode PermutePieces(Mat A)
 
 static PetscBool IsCusparse(const char *t) { return (PetscBool)(!strcmp(t, MATAIJCUSPARSE) || !strcmp(t, MATSEQAIJCUSPARSE)); }
 static PetscBool IsSellCuda(const char *t) { return (PetscBool)(!strncmp(t, MATSELLCUDA, strlen(MATSELLCUDA)) || !strncmp(t, MATSEQSELLCUDA, strlen(MATSEQSELLCUDA))); }
-static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather") || !strcmp(t, "floor-gather16") || !strcmp(t, "floor-gather16c") || !strcmp(t, "floor-gather16p")); }
+static PetscBool IsFloor(const char *t) { return (PetscBool)(!strcmp(t, "floor-stream") || !strcmp(t, "floor-gather") || !strcmp(t, "floor-gather16") || !strcmp(t, "floor-gather16c")); }
 static PetscBool IsPetscGPU(const char *t) { return (PetscBool)(IsCusparse(t) || IsSellCuda(t) || IsFloor(t) || strstr(t, "cuda") || strstr(t, "cusparse")); }
 
 /* "type/variant": the base type and the options prefix "variant_" (empty without a variant) */
@@ -319,7 +319,7 @@ static PetscErrorCode RunType(Mat A, Vec x, Vec y0, const char *type, PetscBool 
   PetscCall(PluginEvents(ev0));
   PetscCall(Sync(gpu));
   PetscCall(PetscTime(&t0));
-  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, !strcmp(base, "floor-gather16p") ? 4 : !strcmp(base, "floor-gather16c") ? 3 : !strcmp(base, "floor-gather16") ? 2 : !strcmp(base, "floor-gather") ? 1 : 0, &B));
+  if (IsFloor(base)) PetscCall(SpMVBenchFloorCreate(A, !strcmp(base, "floor-gather16c") ? 3 : !strcmp(base, "floor-gather16") ? 2 : !strcmp(base, "floor-gather") ? 1 : 0, &B));
   else if (IsSellCuda(base)) { /* through SeqSELL: the direct AIJ -> SELLCUDA conversion is very slow */
     PetscCall(MatConvert(A, MATSEQSELL, MAT_INITIAL_MATRIX, &B));
     PetscCall(MatConvert(B, MATSEQSELLCUDA, MAT_INPLACE_MATRIX, &B));

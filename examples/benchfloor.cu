@@ -25,20 +25,16 @@
 #include <petscmat.h>
 #include <petscdevice_cuda.h>
 #include "mat/impls/spmv/spmvvalue.cuh" /* loads of PetscScalar, real or complex */
-#include <algorithm>
-#include <vector>
 
 namespace {
 constexpr int kTile16 = 128; /* dcsr's default tile */
 
 struct FloorCtx {
   Mat             csr; /* aijcusparse copy: owns the device CSR */
-  PetscInt        mode; /* 0 stream, 1 gather, 2 gather16, 3 gather16c, 4 gather16p */
+  PetscInt        mode; /* 0 stream, 1 gather, 2 gather16, 3 gather16c */
   PetscScalar    *sink;
   unsigned short *off;  /* gather16: per nonzero, the column minus its tile's base (tiles of kTile16, padded) */
   int            *base; /* gather16: per tile, its smallest column, -1 when the columns span more than 65535 */
-  int            *cjp;  /* gather16p: the CSR's columns and values in the permuted order (see SpMVBenchFloorCreate) */
-  PetscScalar    *ap;
 };
 
 /* gather16's layout from the device CSR: a warp per tile (dcsr's Compress, without the statistics) */
@@ -192,8 +188,7 @@ PetscErrorCode FloorMult(Mat S, Vec x, Vec y)
   PetscCall(PetscGetCurrentCUDAStream(&s));
   PetscCallCUDA(cudaGetDevice(&dev));
   PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  if (ctx->mode == 4) Floor16C<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, ctx->cjp, ctx->off, ctx->base, ctx->ap, xa, ya, ctx->sink);
-  else if (ctx->mode == 3) Floor16C<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, ctx->off, ctx->base, a, xa, ya, ctx->sink);
+  if (ctx->mode == 3) Floor16C<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, ctx->off, ctx->base, a, xa, ya, ctx->sink);
   else if (ctx->mode == 2) Floor16<<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, ctx->off, ctx->base, a, xa, ya, ctx->sink);
   else if (ctx->mode == 1) Floor<true><<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, a, xa, ya, ctx->sink);
   else Floor<false><<<sms * 8, 256, 0, s>>>((long long)info.nz_used, (int)m, (const int *)i, (const int *)j, a, xa, ya, ctx->sink);
@@ -213,59 +208,13 @@ PetscErrorCode FloorDestroy(Mat S)
   PetscCallCUDA(cudaFree(ctx->sink));
   PetscCallCUDA(cudaFree(ctx->off));
   PetscCallCUDA(cudaFree(ctx->base));
-  PetscCallCUDA(cudaFree(ctx->cjp));
-  PetscCallCUDA(cudaFree(ctx->ap));
   PetscCall(PetscFree(ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
 
-/* floor-gather16p (an experiment, not in -floor's set; bench/results/NOTES.md, "Session 31"): floor-gather16c's kernel
-   over a layout whose entries are permuted inside each row's piece of a tile. dcsr's lane l sums the tile's entries
-   4l..4l+3 (virtual positions); a row's piece covers consecutive positions, and any order of its entries over those
-   positions gives the same row sums in another fixed order. Here the piece's j-th CSR entry goes to its j-th position
-   in the order (k = position % 4, then lane): at each of the 4 gathers the lanes of a long row read consecutive CSR
-   entries, as floor-gather16 does. Built on the host (a bench, not a format): columns, offsets and values permuted */
-PetscErrorCode Permute(FloorCtx *ctx, PetscInt m, long long nnz, long long ntiles, const int *di, const int *dj, const PetscScalar *da)
-{
-  std::vector<int>            rp(m + 1), cj(nnz), base(ntiles), perm(nnz), cjp(nnz), v;
-  std::vector<PetscScalar>    a(nnz), ap(nnz);
-  std::vector<unsigned short> off(ntiles * kTile16, 0);
-
-  PetscFunctionBegin;
-  PetscCallCUDA(cudaMemcpy(rp.data(), di, (m + 1) * sizeof(int), cudaMemcpyDeviceToHost));
-  PetscCallCUDA(cudaMemcpy(cj.data(), dj, nnz * sizeof(int), cudaMemcpyDeviceToHost));
-  PetscCallCUDA(cudaMemcpy(a.data(), da, nnz * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
-  PetscCallCUDA(cudaMemcpy(base.data(), ctx->base, ntiles * sizeof(int), cudaMemcpyDeviceToHost));
-  PetscInt r = 0;
-  for (long long t = 0; t < ntiles; t++) {
-    const long long e0 = t * kTile16, e1 = std::min(e0 + kTile16, nnz);
-    for (long long sa = e0; sa < e1;) {
-      while (rp[r + 1] <= sa) r++;
-      const long long sb = std::min<long long>(rp[r + 1], e1); /* the row's piece [sa, sb) */
-      v.clear();
-      for (long long e = sa; e < sb; e++) v.push_back((int)(e - e0));
-      std::stable_sort(v.begin(), v.end(), [](int p, int q) { return (p % 4) * 32 + p / 4 < (q % 4) * 32 + q / 4; });
-      for (size_t q = 0; q < v.size(); q++) perm[e0 + v[q]] = (int)(sa + (long long)q);
-      sa = sb;
-    }
-    for (long long e = e0; e < e1; e++) {
-      cjp[e] = cj[perm[e]];
-      ap[e]  = a[perm[e]];
-      if (base[t] >= 0) off[e] = (unsigned short)(cjp[e] - base[t]);
-    }
-  }
-  PetscCallCUDA(cudaMalloc((void **)&ctx->cjp, nnz * sizeof(int)));
-  PetscCallCUDA(cudaMalloc((void **)&ctx->ap, nnz * sizeof(PetscScalar)));
-  PetscCallCUDA(cudaMemcpy(ctx->cjp, cjp.data(), nnz * sizeof(int), cudaMemcpyHostToDevice));
-  PetscCallCUDA(cudaMemcpy(ctx->ap, ap.data(), nnz * sizeof(PetscScalar), cudaMemcpyHostToDevice));
-  PetscCallCUDA(cudaMemcpy(ctx->off, off.data(), off.size() * sizeof(unsigned short), cudaMemcpyHostToDevice));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A shell matrix whose MatMult runs the floor kernel (mode 0 "stream", 1 "gather", 2 "gather16", 3 "gather16c", 4 "gather16p") on A's
-   device CSR;
-   CUDA vectors */
+/* A shell matrix whose MatMult runs the floor kernel (mode 0 "stream", 1 "gather", 2 "gather16", 3 "gather16c") on A's
+   device CSR; CUDA vectors */
 PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat A, PetscInt mode, Mat *S)
 {
   FloorCtx *ctx;
@@ -295,8 +244,6 @@ PETSC_EXTERN PetscErrorCode SpMVBenchFloorCreate(Mat A, PetscInt mode, Mat *S)
     if (ntiles) Compress16<<<(unsigned)PetscMin((ntiles * 32 + 255) / 256, 65535), 256>>>(nnz, ntiles, (const int *)j, ctx->base, ctx->off);
     PetscCallCUDA(cudaGetLastError());
     PetscCallCUDA(cudaDeviceSynchronize());
-    if (mode == 4 && nnz) PetscCall(MatGetSize(ctx->csr, &m, &n));
-    if (mode == 4 && nnz) PetscCall(Permute(ctx, m, nnz, ntiles, (const int *)i, (const int *)j, a));
   }
   PetscCall(MatGetSize(A, &m, &n));
   PetscCall(MatCreateShell(PETSC_COMM_SELF, m, n, m, n, ctx, S));

@@ -38,8 +38,8 @@ constexpr double kSelectFirstMs = 10.0;
    product instead of timed samples, whose noise moved the product at which the matrix left cuSPARSE's product from run
    to run, and with it the rounding of all that followed (snes ex5's BiCGStab took 2711-3402 iterations in 21 runs of
    spmv against 3062 in every run of aijcusparse: H200, bench/results/NOTES.md, "Session 30"). The model: the CSR floor's
-   bytes (SpMVAutoCSRBytes: 12 a nonzero and 20 a row in real scalars) at 2.5 TB/s (cuSPARSE's product reached 1.7-3.0 TB/s on make bench's matrices on the H200),
-   and at least a launch's 5 us. */
+   bytes (SpMVAutoCSRBytes: 12 a nonzero and 20 a row in real scalars) at 2.5 TB/s (cuSPARSE's product reached 1.7-3.0
+   TB/s on make bench's matrices on the H200), and at least a launch's 5 us. */
 constexpr double kModelBytesPerUs = 2.5e6;
 constexpr double kModelLaunchUs   = 5.0;
 /* The selection's clock (Select) skips a ranked candidate once the time spent and its expected cost pass the budget by
