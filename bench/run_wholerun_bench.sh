@@ -35,7 +35,11 @@
 #   snes_ex48       SNES ex48: 3D hydrostatic ice, block size 2, GMRES + Jacobi, 7 Newton steps; a Jacobian that fits
 #                   in L2 (the issue's case where no format is clearly faster)             EX48 "-M 64 -N 64 -P 8" / "-M 16 -N 16 -P 4"
 #   ts_ex13         TS ex13: 2D heat equation on a DMDA, implicit steps (Jacobian re-assembled each step), GMRES +
-#                   its default ILU(0) (cuSPARSE's for every type)                          EX13_N=256 / 64, 10 steps
+#                   its default ILU(0)                                                      EX13_N=256 / 64, 10 steps
+#                   An A/A control, not a comparison: ex13 calls DMSetMatType(da, MATAIJ) after DMSetFromOptions, so
+#                   -dm_mat_type is overridden and every "type" runs the same SeqAIJ matrix on the host (callgrind counted
+#                   the same host instructions to 0.01% for aijcusparse and spmv: NOTES "Session 32"); its spread between
+#                   the types is the lent host's noise on identical work
 #   ksp_ex45_mg     KSP ex45 with geometric multigrid: 4 levels of DMDA rediscretization, the DM's interpolation (of the
 #                   DM's matrix type: src/dm/spmvdm.cu), CG + PCMG with Jacobi smoothing                  EX45MG_N=129 / 17
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS
@@ -118,22 +122,7 @@ W=$OUT/wholerun/wholerun-$slug-$stamp; mkdir -p "$W"
 commit=$(cat .dev/commit 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 # program -> "binary|ranks|kind|matrix-type option|vector option|options"; kind: ksp, snes or ts (the solve event)
-declare -A P=(
-  [ksp_ex2]="ex2|1|ksp|-mat_type|$MATVEC|-m $EX2_N -n $EX2_N -ksp_type cg -pc_type jacobi -ksp_converged_reason ${EX2_OPTS:-}"
-  [ksp_ex45]="ex45|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX45_N -da_grid_y $EX45_N -da_grid_z $EX45_N -ksp_type gmres -pc_type jacobi -ksp_max_it $EX45_MAXIT -ksp_converged_reason ${EX45_OPTS:-}"
-  [snes_ex5]="ex5|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX5_N -da_grid_y $EX5_N -snes_type newtonls -ksp_type bcgs -pc_type jacobi -snes_converged_reason -ksp_converged_reason ${EX5_OPTS:-}"
-  [ksp_ex56]="ex56|1|ksp|-mat_type||-ne $EX56_NE -ksp_type cg -pc_type gamg -ksp_converged_reason ${EX56_OPTS:-}"
-  [ksp_ex56_np2]="ex56|2|ksp|-mat_type||-ne $EX56_NE -ksp_type cg -pc_type gamg -ksp_converged_reason ${EX56_OPTS:-}"
-  [ksp_bench_kspsolve]="bench_kspsolve|1|ksp|-mat_type||-n $BKS_N -ksp_type cg -pc_type jacobi -split_ksp -ksp_converged_reason ${BKS_OPTS:-}"
-  [snes_ex19]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_N -da_grid_y $EX19_N -snes_monitor -ksp_converged_reason -snes_converged_reason -pc_type jacobi ${EX19_OPTS:-}"
-  [snes_ex19_ilu]="ex19|1|snes|-dm_mat_type|$DMVEC|-da_grid_x $EX19_ILU_N -da_grid_y $EX19_ILU_N -snes_monitor -ksp_converged_reason -snes_converged_reason ${EX19_ILU_OPTS:-}"
-  [ksp_ex50]="ksp_ex50|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX50_N -da_grid_y $EX50_N -ksp_type cg -pc_type gamg -ksp_converged_reason ${EX50_OPTS:-}"
-  [ksp_ex34]="ksp_ex34|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX34_N -da_grid_y $EX34_N -da_grid_z $EX34_N -ksp_type cg -pc_type jacobi -ksp_converged_reason ${EX34_OPTS:-}"
-  [snes_ex12]="snes_ex12|1|snes|-dm_mat_type|$DMVEC|-dm_plex_box_faces $EX12_N,$EX12_N -dm_plex_simplex 0 -petscspace_degree 1 -bc_type dirichlet -ksp_type cg -pc_type gamg -snes_converged_reason -ksp_converged_reason ${EX12_OPTS:-}"
-  [snes_ex48]="snes_ex48|1|snes|-dm_mat_type|$DMVEC|$EX48 -ksp_type gmres -pc_type jacobi -snes_converged_reason -ksp_converged_reason ${EX48_OPTS:-}"
-  [ksp_ex45_mg]="ex45|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX45MG_N -da_grid_y $EX45MG_N -da_grid_z $EX45MG_N -ksp_type cg -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type jacobi -ksp_converged_reason ${EX45MG_OPTS:-}"
-  [ts_ex13]="ts_ex13|1|ts|-dm_mat_type|$DMVEC|-da_grid_x $EX13_N -da_grid_y $EX13_N -ts_max_steps 10 -ksp_converged_reason ${EX13_OPTS:-}"
-)
+. "$(dirname "$0")/wholerun_programs.sh" # the table P of the programs above (shared with run_host_instructions.sh)
 
 # parse LOG FLAMEGRAPH KIND -> "iterations assembly setup solve" (seconds)
 parse() {

@@ -23,18 +23,50 @@ PetscErrorCode (*interpDA)(DM, DM, Mat *, Vec *)               = nullptr; /* and
 PetscErrorCode (*interpStag)(DM, DM, Mat *, Vec *)             = nullptr;
 PetscErrorCode (*restrictStag)(DM, DM, Mat *)                  = nullptr;
 
-/* a transfer matrix made for the coarse DM dmc: to dmc's matrix type if that is a plugin type's root name (which
-   ConvertToAIJ replaced by aij) */
-PetscErrorCode ToDMType(DM dmc, Mat *P)
+/* dmc's matrix type when it is a plugin type's root name (which ConvertToAIJ replaces by aij), else NULL */
+const SpMVFormatInfo *PluginRoot(DM dmc)
 {
   const SpMVFormatInfo *f;
-  PetscBool             root;
-  MatType               t;
+  PetscBool             root = PETSC_FALSE;
+
+  if (!dmc->mattype || !(f = SpMVFindFormat(dmc->mattype))) return nullptr;
+  if (PetscStrcmp(dmc->mattype, f->root, &root)) return nullptr;
+  return root ? f : nullptr;
+}
+
+/* PETSc's transfer matrix, made by make(), in the parent's type when a GPU is there: PETSc makes it of the DM's type for
+   aij* names only and plain AIJ for ours, whose assembly then runs SeqAIJ's inode check, which an aijcusparse matrix
+   skips (15.5M instructions of ksp ex45 65^3 with PCMG's 4 levels on the GPU machine, counted by callgrind: the one place
+   where spmv's host work exceeded aijcusparse's; bench/results/NOTES.md, "Session 32"). Made as aijcusparse, the
+   matrix takes aijcusparse's own path, and ToDMType's conversion only attaches the overlay. */
+template <typename F>
+PetscErrorCode InParentType(DM dmc, F make)
+{
+  char          *saved = nullptr;
+  PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  if (!*P || !dmc->mattype || !(f = SpMVFindFormat(dmc->mattype))) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscStrcmp(dmc->mattype, f->root, &root));
-  if (!root) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!PluginRoot(dmc) || !SpMVHaveGPU()) {
+    PetscCall(make());
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscStrallocpy(dmc->mattype, &saved));
+  PetscCall(DMSetMatType(dmc, MATAIJCUSPARSE));
+  ierr = make();
+  if (!ierr) ierr = DMSetMatType(dmc, saved);
+  else (void)DMSetMatType(dmc, saved);
+  PetscCall(PetscFree(saved));
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a transfer matrix made for the coarse DM dmc: to dmc's matrix type if that is a plugin type's root name */
+PetscErrorCode ToDMType(DM dmc, Mat *P)
+{
+  MatType t;
+
+  PetscFunctionBegin;
+  if (!*P || !PluginRoot(dmc)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetType(*P, &t));
   PetscCall(PetscInfo(dmc, "petsc-spmv: the DM's %s transfer matrix converted to its matrix type %s (PETSc made it for aij* names only)\n", t, dmc->mattype));
   PetscCall(MatConvert(*P, dmc->mattype, MAT_INPLACE_MATRIX, P));
@@ -49,7 +81,7 @@ PetscErrorCode ToDMType(DM dmc, Mat *P)
 PetscErrorCode InterpolationDA(DM dmc, DM dmf, Mat *P, Vec *scale)
 {
   PetscFunctionBegin;
-  PetscCall(interpDA(dmc, dmf, P, NULL));
+  PetscCall(InParentType(dmc, [&] { return interpDA(dmc, dmf, P, NULL); }));
   PetscCall(ToDMType(dmc, P));
   if (scale) PetscCall(DMCreateInterpolationScale(dmc, dmf, *P, scale));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -58,7 +90,7 @@ PetscErrorCode InterpolationDA(DM dmc, DM dmf, Mat *P, Vec *scale)
 PetscErrorCode InterpolationStag(DM dmc, DM dmf, Mat *P, Vec *scale)
 {
   PetscFunctionBegin;
-  PetscCall(interpStag(dmc, dmf, P, scale));
+  PetscCall(InParentType(dmc, [&] { return interpStag(dmc, dmf, P, scale); }));
   PetscCall(ToDMType(dmc, P));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -66,7 +98,7 @@ PetscErrorCode InterpolationStag(DM dmc, DM dmf, Mat *P, Vec *scale)
 PetscErrorCode RestrictionStag(DM dmc, DM dmf, Mat *R)
 {
   PetscFunctionBegin;
-  PetscCall(restrictStag(dmc, dmf, R));
+  PetscCall(InParentType(dmc, [&] { return restrictStag(dmc, dmf, R); }));
   PetscCall(ToDMType(dmc, R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
