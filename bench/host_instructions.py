@@ -48,7 +48,8 @@ def table(folder):
             own = sum(v for (f, o), v in c.items() if o == 'libpetscspmv')
             oth = sum(sum(selfcounts(f).values()) for f in others)
             if base is None: base = (tot, nodrv)
-            print(f"{prog:20s} {typ:18s} {tot:15,d} {tot / base[0]:7.4f} {nodrv:15,d} {nodrv / base[1]:7.4f} {own:13,d} {oth:14,d}")
+            r0, r1 = (f"{tot / base[0]:7.4f}", f"{nodrv / base[1]:7.4f}") if base[1] else ("      -", "      -")
+            print(f"{prog:20s} {typ:18s} {tot:15,d} {r0} {nodrv:15,d} {r1} {own:13,d} {oth:14,d}")
 
 
 def functions(folder, prog, n=25):
