@@ -31,8 +31,11 @@ def runs(folder):
     for line in open(os.path.join(folder, 'jobs.txt')):
         tag = line.split('|', 1)[0]
         prog, typ = tag.split('__', 1)
-        files = sorted(glob.glob(os.path.join(folder, tag + '.cg-*')))
+        files = sorted(glob.glob(os.path.join(folder, glob.escape(tag) + '.cg-*')))
         if files: r.setdefault(prog, collections.OrderedDict())[typ] = (files[0], files[1:])
+        for rank in sorted({f.rsplit('@r', 1)[1].split('.cg-')[0] for f in glob.glob(os.path.join(folder, glob.escape(tag) + '@r*.cg-*'))}, key=int):
+            files = sorted(glob.glob(os.path.join(folder, glob.escape(tag) + '@r' + rank + '.cg-*')))
+            r.setdefault(f'{prog} rank {rank}', collections.OrderedDict())[typ] = (files[0], files[1:])
     return r
 
 
@@ -53,7 +56,7 @@ def table(folder):
 
 
 def functions(folder, prog, n=25):
-    types = runs(folder)[prog]
+    types = runs(folder)[prog] # a program on several ranks: "<program> rank <r>"
     names = list(types)
     a = selfcounts(types[names[0]][0])
     for typ in names[1:]:

@@ -13,7 +13,8 @@
 # CUDA programs):
 #   OUT=/tmp/out VALGRIND=valgrind bash bench/run_host_instructions.sh
 # then, on any machine with callgrind_annotate: python3 bench/host_instructions.py $OUT/host-instructions-<stamp>
-# Settings: PROGRAMS (names of bench/wholerun_programs.sh, default all but ksp_ex56_np2: one process a run), TYPES (first
+# Settings: PROGRAMS (names of bench/wholerun_programs.sh, default all but ksp_ex56_np2; a run on several ranks counts
+# each rank in its own files, <program>__<type>@r<rank>.cg-<thread>, and takes as many cores), TYPES (first
 # = the baseline; default "aijcusparse spmv"), REPEAT (programs whose baseline runs twice: the count's own noise),
 # JOBS (default: the cores), DEADLINE_S (no run starts after it, each run is cut at it; default 500).
 set -u
@@ -36,17 +37,18 @@ W=$OUT/host-instructions-$(date +%Y%m%d-%H%M%S); mkdir -p "$W"
 jobs=$W/jobs.txt; : > "$jobs"
 for prog in $PROGRAMS; do
   IFS='|' read -r bin np kind mopt vopt opts <<< "${P[$prog]}"
-  [ "$np" = 1 ] || { echo "$prog: $np ranks, skipped (one process a run)" >&2; continue; }
-  for t in $TYPES; do echo "${prog}__$t|$BIN/$bin -dll_append $LIB $mopt $t $vopt $opts" >> "$jobs"; done
-  case " $REPEAT " in *" $prog "*) base=${TYPES%% *}; echo "${prog}__${base}-repeat|$BIN/$bin -dll_append $LIB $mopt $base $vopt $opts" >> "$jobs" ;; esac
+  for t in $TYPES; do echo "${prog}__$t|$np|$BIN/$bin -dll_append $LIB $mopt $t $vopt $opts" >> "$jobs"; done
+  case " $REPEAT " in *" $prog "*) base=${TYPES%% *}; echo "${prog}__${base}-repeat|$np|$BIN/$bin -dll_append $LIB $mopt $base $vopt $opts" >> "$jobs" ;; esac
 done
 end=$(($(date +%s) + DEADLINE_S))
-one() { # tag|command: main thread and every other thread in their own files (--separate-threads)
-  local tag=${1%%|*} cmd=${1#*|} left=$((end - $(date +%s)))
+one() { # tag|ranks|command: main thread and every other thread in their own files (--separate-threads)
+  local tag=${1%%|*} rest=${1#*|}; local np=${rest%%|*} cmd=${rest#*|} left=$((end - $(date +%s))) out="$W/$tag.cg" mpi=()
   [ $left -lt 30 ] && { echo "$tag skipped (DEADLINE_S)"; return; }
-  timeout $left $VALGRIND --tool=callgrind --separate-threads=yes --callgrind-out-file="$W/$tag.cg" $cmd -use_gpu_aware_mpi 0 > "$W/$tag.log" 2>&1
+  [ "$np" -gt 1 ] && { mpi=($MPIEXEC -n "$np"); out="$W/$tag@r%q{PMI_RANK}.cg"; }
+  timeout $left "${mpi[@]}" $VALGRIND --tool=callgrind --separate-threads=yes --callgrind-out-file="$out" $cmd -use_gpu_aware_mpi 0 > "$W/$tag.log" 2>&1
   echo "$tag rc=$?"
 }
-export -f one; export end VALGRIND W
+MPIEXEC=${MPIEXEC:-mpiexec}
+export -f one; export end VALGRIND W MPIEXEC
 xargs -P "$JOBS" -d '\n' -I{} bash -c 'one "$1"' _ {} < "$jobs" | tee "$W/status.txt"
 echo "counts: $W (python3 bench/host_instructions.py $W)"
