@@ -36,10 +36,10 @@
 #                   in L2 (the case where no format is clearly faster)             EX48 "-M 64 -N 64 -P 8" / "-M 16 -N 16 -P 4"
 #   ts_ex13         TS ex13: 2D heat equation on a DMDA, implicit steps (Jacobian re-assembled each step), GMRES +
 #                   its default ILU(0)                                                      EX13_N=256 / 64, 10 steps
-#                   An A/A control, not a comparison: ex13 calls DMSetMatType(da, MATAIJ) after DMSetFromOptions, so
-#                   -dm_mat_type is overridden and every "type" runs the same SeqAIJ matrix on the host (callgrind counted
-#                   the same host instructions to 0.01% for aijcusparse and spmv: NOTES "Session 32"); its spread between
-#                   the types is the lent host's noise on identical work
+#                   ex13 calls DMSetMatType(da, MATAIJ) after DMSetFromOptions, which overrides -dm_mat_type: until
+#                   session 32 every "type" ran the same SeqAIJ matrix on the host (an A/A control: callgrind counted the
+#                   same host instructions to 0.01%, NOTES "Session 32"). -mat_type reaches the matrix (DMCreateMatrix's
+#                   MatSetFromOptions comes after the DM's type), so the table passes that
 #   ksp_ex45_mg     KSP ex45 with geometric multigrid: 4 levels of DMDA rediscretization, the DM's interpolation (of the
 #                   DM's matrix type: src/dm/spmvdm.cu), CG + PCMG with Jacobi smoothing                  EX45MG_N=129 / 17
 # Extra options per program: EX2_OPTS, EX45_OPTS, EX5_OPTS, EX56_OPTS, BKS_OPTS, EX19_OPTS, EX19_ILU_OPTS. PROGRAMS

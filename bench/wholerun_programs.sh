@@ -16,5 +16,5 @@ declare -A P=(
   [snes_ex12]="snes_ex12|1|snes|-dm_mat_type|$DMVEC|-dm_plex_box_faces $EX12_N,$EX12_N -dm_plex_simplex 0 -petscspace_degree 1 -bc_type dirichlet -ksp_type cg -pc_type gamg -snes_converged_reason -ksp_converged_reason ${EX12_OPTS:-}"
   [snes_ex48]="snes_ex48|1|snes|-dm_mat_type|$DMVEC|$EX48 -ksp_type gmres -pc_type jacobi -snes_converged_reason -ksp_converged_reason ${EX48_OPTS:-}"
   [ksp_ex45_mg]="ex45|1|ksp|-dm_mat_type|$DMVEC|-da_grid_x $EX45MG_N -da_grid_y $EX45MG_N -da_grid_z $EX45MG_N -ksp_type cg -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type jacobi -ksp_converged_reason ${EX45MG_OPTS:-}"
-  [ts_ex13]="ts_ex13|1|ts|-dm_mat_type|$DMVEC|-da_grid_x $EX13_N -da_grid_y $EX13_N -ts_max_steps 10 -ksp_converged_reason ${EX13_OPTS:-}"
+  [ts_ex13]="ts_ex13|1|ts|-mat_type|$DMVEC|-da_grid_x $EX13_N -da_grid_y $EX13_N -ts_max_steps 10 -ksp_converged_reason ${EX13_OPTS:-}"
 )
