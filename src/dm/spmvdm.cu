@@ -8,7 +8,8 @@
    aijcusparse's 0.050 s on an H100 (bench/results/NOTES.md, "Session 28"). The plugin registers its own DMDA and DMStag
    constructors in PETSc's: each calls PETSc's and wraps the DM's interpolation (and restriction), which converts what
    PETSc made to the coarse DM's matrix type, in place, when that type is a plugin type's root name: what ConvertToAIJ and
-   MatCreateMAIJ do for aijcusparse (a MAIJ of a cusparse matrix becomes an explicit aijcusparse matrix). Any other
+   MatCreateMAIJ do for aijcusparse (a MAIJ of a cusparse matrix becomes an explicit aijcusparse matrix). On a GPU PETSc
+   makes it as aijcusparse in the first place (InParentType), so the conversion only attaches the overlay. Any other
    matrix type passes through untouched. */
 #define PETSC_SKIP_IMMINTRIN_H_CUDAWORKAROUND 1
 #include "../mat/impls/spmv/spmvimpl.h"
