@@ -405,6 +405,30 @@ run bench_smoke              "$BIN/bench_spmv" -matrices "random:m=500,k=6,empty
 # the assembly benchmark's CPU smoke run (every API and operation, products checked against aij), 1 and 2 ranks
 run bench_assembly_smoke     "$BIN/bench_assembly" -n 24 -types aij,${TYPES// /,} -reps 2
 run bench_assembly_smoke_n2  $MPIEXEC -n 2 "$BIN/bench_assembly" -n 24 -types aij,spmv,brc -bs 3 -reps 2
+# the host-instruction tool (bench/run_host_instructions.sh, bench/host_instructions.py): its job lists (tutorial cases
+# and whole-run programs, a type without the plugin loaded), and, where valgrind is installed, a count's tables from
+# callgrind files and from their .self reductions (the same numbers)
+host_instructions_tool() {
+  local d here; d=$(mktemp -d "${TMPDIR:-/tmp}/hi.XXXXXX"); here=$(cd "$(dirname "$0")/.." && pwd)
+  (cd "$here" && CASES=tests/tutorial_cases.txt ONLY='^(ksp_ex1|snes_ex5_gsmf)$' TYPES="aijcusparse-noplugin spmv" VALGRIND=true \
+    BUILD="$BUILD" OUT="$d/c" bash bench/run_host_instructions.sh && PROGRAMS=ksp_ex2 TYPES="aijcusparse spmv" REPEAT=ksp_ex2 \
+    VALGRIND=true BUILD="$BUILD" OUT="$d/p" bash bench/run_host_instructions.sh) || return 1
+  cat "$d"/c/*/jobs.txt "$d"/p/*/jobs.txt
+  [ "$(grep -c . "$d"/c/*/jobs.txt)" = 4 ] && [ "$(grep -c -- '-dll_append' "$d"/c/*/jobs.txt)" = 2 ] &&
+    grep -q '^snes_ex5_gsmf__spmv|1|.*/ex5 -dll_append .* -snes_grid_sequence 2 .*-dm_mat_type spmv -dm_vec_type cuda$' "$d"/c/*/jobs.txt &&
+    grep -q '^ksp_ex1__aijcusparse-noplugin|1|.*/ksp_ex1  -ksp_monitor_short -pc_type jacobi -mat_type aijcusparse ' "$d"/c/*/jobs.txt &&
+    [ "$(grep -c '^ksp_ex2__' "$d"/p/*/jobs.txt)" = 3 ] || return 1
+  if ! command -v valgrind > /dev/null; then echo "valgrind not installed: the counts' tables not checked"; return 0; fi
+  local w=$d/cg t; mkdir -p "$w"
+  for t in aij spmv; do
+    echo "x__$t|1|" >> "$w/jobs.txt"
+    valgrind --tool=callgrind --separate-threads=yes --callgrind-out-file="$w/x__$t.cg" "$BIN/spmv_solve" -dll_append "$LIB" -f stencil7:n=6 -mat_type $t > /dev/null 2>&1 || return 1
+  done
+  python3 "$here/bench/host_instructions.py" "$w" --summary > "$d/a.txt" && python3 "$here/bench/host_instructions.py" "$w" --reduce 2 &&
+    rm "$w"/x__*.cg-0[0-9] && python3 "$here/bench/host_instructions.py" "$w" --summary > "$d/b.txt" && cat "$d/a.txt" &&
+    grep -q '^x .* spmv ' "$d/a.txt" && cmp "$d/a.txt" "$d/b.txt" && rm -rf "$d"
+}
+run host_instructions_tool   host_instructions_tool
 
 # 9. the users' routes. The PETSc built against (a prefix install in the self-contained build): from make test, or build/petsc.mk
 PDIR=${SPMV_PETSC_DIR:-$(sed -n 's/^PETSC_DIR ?= //p' "$BUILD/petsc.mk" 2>/dev/null)}
