@@ -38,6 +38,12 @@ def selfcounts(path):
     return d
 
 
+def totals(c):
+    """all, without the polling libraries, the library's own: of a file's self counts"""
+    return (sum(c.values()), sum(v for (f, o), v in c.items() if o not in POLLING),
+            sum(v for (f, o), v in c.items() if o == 'libpetscspmv'))
+
+
 def cgfiles(pattern):
     """the callgrind files of a glob pattern, a file reduced to its .self named as the file"""
     return sorted({f[:-5] if f.endswith('.self') else f for f in glob.glob(pattern)})
@@ -79,10 +85,7 @@ def table(folder):
     for prog, types in r.items():
         base = None
         for typ, (main, others) in types.items():
-            c = selfcounts(main)
-            tot = sum(c.values())
-            nodrv = tot - sum(v for (f, o), v in c.items() if o in POLLING)
-            own = sum(v for (f, o), v in c.items() if o == 'libpetscspmv')
+            tot, nodrv, own = totals(selfcounts(main))
             oth = sum(sum(selfcounts(f).values()) for f in others)
             if base is None: base = (tot, nodrv)
             r0, r1 = (f"{tot / base[0]:7.4f}", f"{nodrv / base[1]:7.4f}") if base[1] else ("      -", "      -")
@@ -95,9 +98,7 @@ def summary(folder):
     for prog, types in r.items():
         base, cols = None, []
         for typ, (main, others) in types.items():
-            c = selfcounts(main)
-            nodrv = sum(v for (f, o), v in c.items() if o not in POLLING)
-            own = sum(v for (f, o), v in c.items() if o == 'libpetscspmv')
+            _, nodrv, own = totals(selfcounts(main))
             if base is None: base = nodrv; continue
             cols.append(f"{typ} {nodrv / base:7.4f} {(nodrv - base) / 1e6:+8.2f} {own / 1e6:6.2f}" if base else f"{typ} -")
         print(f"{prog:24s} {base / 1e6:12.1f}  " + "   ".join(cols))

@@ -34,6 +34,7 @@ EX2_N=${EX2_N:-500}; EX45_N=${EX45_N:-64}; EX5_N=${EX5_N:-300}; EX56_NE=${EX56_N
 EX19_ILU_N=${EX19_ILU_N:-64}; EX50_N=${EX50_N:-512}; EX34_N=${EX34_N:-64}; EX12_N=${EX12_N:-192}; EX48=${EX48:-"-M 32 -N 32 -P 4"}
 EX13_N=${EX13_N:-128}; EX45MG_N=${EX45MG_N:-65}; EX45_MAXIT=${EX45_MAXIT:-5000}
 . "$(dirname "$0")/wholerun_programs.sh"
+. "$(dirname "$0")/../tests/gpu/tutorial_case.sh"
 PROGRAMS=${PROGRAMS:-$(echo "${!P[@]}" | tr ' ' '\n' | grep -vx ksp_ex56_np2 | sort | tr '\n' ' ')}
 mkdir -p "$OUT"; W=$(cd "$OUT" && pwd)/host-instructions-$(date +%Y%m%d-%H%M%S); mkdir -p "$W"
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null; grep -m1 'model name' /proc/cpuinfo
@@ -46,12 +47,11 @@ if [ -n "${CASES:-}" ]; then
     case "$name" in ''|\#*) continue ;; esac
     [[ $name =~ ${ONLY:-.} ]] && [ "$np" -le "${MAXRANKS:-2}" ] || continue
     # shellcheck disable=SC2086
-    set -- $args; bin=$name; [ "${1:-}" = -prog ] && { bin=$2; shift 2; }
-    dmonly=; [ "${1:-}" = -dmonly ] && { dmonly=1; shift; }
+    tutorial_case "$name" $args
     for t in $TYPES; do
       mt=${t%-noplugin}; mo="-mat_type $mt -dm_mat_type $mt -vec_type cuda -dm_vec_type cuda"
-      [ -n "$dmonly" ] && mo="-dm_mat_type $mt -dm_vec_type cuda"
-      echo "${name}__$t|$np|$BIN/$bin $(plugin "$t") $* $mo" >> "$jobs"
+      [ -n "$CASE_DMONLY" ] && mo="-dm_mat_type $mt -dm_vec_type cuda"
+      echo "${name}__$t|$np|$BIN/$CASE_PROG $(plugin "$t") ${CASE_ARGS[*]} $mo" >> "$jobs"
     done
   done < "$CASES"
   set +f

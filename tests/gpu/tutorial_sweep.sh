@@ -19,6 +19,7 @@ set -u
 export UCX_TLS=${UCX_TLS-self,sm} # one host: shared memory. Over UCX's TCP the GPU machine's MPICH hung in MPI_Finalize in ~10% of 2-rank runs (NOTES.md, "Session 25")
 if [ "${1:-}" = __runone ]; then MODE=$2; OUT=$3; else MODE=${1:-host}; OUT=${2:-${OUT:-/tmp/tutorial-sweep}}; fi
 HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/tutorial_case.sh"
 BUILD=${BUILD:-build}; BIN=$(cd "$BUILD/bin" && pwd); LIB=$(cd "$BUILD/lib" && pwd)/libpetscspmv.so
 CASES=${CASES:-$HERE/../tutorial_cases.txt}; MPIEXEC=${MPIEXEC:-mpiexec}; JOBS=${JOBS:-4}; TMO=${TMO:-60}
 TYPES=${TYPES:-spmv brc ccoo}; ONLY=${ONLY:-.}
@@ -58,10 +59,9 @@ summarize() { # LOG RC
 
 runone() { # NAME NP CONFIG ARGS...
   local name=$1 np=$2 cfg=$3; shift 3
-  local prog=$name args=("$@")
-  if [ "${args[0]:-}" = -prog ]; then prog=${args[1]}; args=("${args[@]:2}"); fi
-  local dmonly=
-  if [ "${args[0]:-}" = -dmonly ]; then dmonly=1; args=("${args[@]:1}"); fi
+  local CASE_PROG CASE_DMONLY CASE_ARGS
+  tutorial_case "$name" "$@"
+  local prog=$CASE_PROG args=("${CASE_ARGS[@]}") dmonly=$CASE_DMONLY
   local log="$OUT/logs/$name.$cfg.log" t0=$SECONDS
   # shellcheck disable=SC2046
   ( cd "$OUT/logs/run.$name.$cfg" 2>/dev/null || { mkdir -p "$OUT/logs/run.$name.$cfg" && cd "$OUT/logs/run.$name.$cfg"; }
