@@ -757,8 +757,8 @@ PetscErrorCode CallParent(Mat A, Mat_SeqAIJSpMV *c, PetscErrorCode (*f)(Mat, Arg
    device one, unchecked) */
 bool CUDAVec(Vec v)
 {
-  PetscBool cuda = PETSC_FALSE;
-  return !PetscObjectTypeCompareAny((PetscObject)v, &cuda, VECSEQCUDA, VECMPICUDA, "") && cuda;
+  const char *t = ((PetscObject)v)->type_name; /* PetscObjectTypeCompareAny's test, without its variadic loop: on every product */
+  return t && (!strcmp(t, VECSEQCUDA) || !strcmp(t, VECMPICUDA));
 }
 
 /* the values of a host vector into a CUDA one or back, in the CUDA vector's device memory (a staged vector then holds its
@@ -912,12 +912,10 @@ PetscErrorCode MultAddImpl(Mat A, Mat_SeqAIJSpMV *c, Vec x, Vec y, Vec z)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (c->exec == kDevice && c->fmt->ParentProduct() && CUDAVec(x) && CUDAVec(z) && (!add || CUDAVec(y))) { /* the format hands the product back (spmv chose cuSPARSE's, or waits) */
-    cudaStream_t s;
-    PetscCall(PetscGetCurrentCUDAStream(&s));
-    PetscCall(c->fmt->ParentProductRan(s, false));
+    PetscCall(c->fmt->ParentProductRan(false));
     if (add) PetscCall(CallParent(A, c, c->ops.multadd, x, y, z));
     else PetscCall(CallParent(A, c, c->ops.mult, x, z));
-    PetscCall(c->fmt->ParentProductRan(s, true));
+    PetscCall(c->fmt->ParentProductRan(true));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (add && y != z) PetscCall(LocalCopyOrZero(y, z));

@@ -113,11 +113,11 @@ public:
      generic type then runs the parent's own MatMult/MatMultAdd after Build/Refresh on CUDA vectors; with host
      vectors (staged through device buffers) it still calls MultDevice */
   virtual bool ParentProduct() const { return false; }
-  /* ... and is told of each such product, before (after = false) and after it, on the parent's stream s (the automatic
-     format counts and times them while its selection waits) */
-  virtual PetscErrorCode ParentProductRan(cudaStream_t s, bool after)
+  /* ... and is told of each such product, before (after = false) and after it (the automatic format counts them while
+     its selection waits, and times some on PETSc's current stream, which it gets itself: the products after the
+     selection pay nothing for it) */
+  virtual PetscErrorCode ParentProductRan(bool after)
   {
-    (void)s;
     (void)after;
     return PETSC_SUCCESS;
   }

@@ -516,12 +516,15 @@ class Auto final : public SpMVFormat {
   }
 
   /* a product while waiting, before (after = false) and after it */
-  PetscErrorCode Observe(cudaStream_t s, bool after) const
+  PetscErrorCode Observe(bool after) const
   {
+    cudaStream_t s;
+
     PetscFunctionBegin;
     if (rec.how != WAITING) PetscFunctionReturn(PETSC_SUCCESS);
     if (after) {
       if (w.phase == 1) {
+        PetscCall(PetscGetCurrentCUDAStream(&s));
         PetscCallCUDA(cudaEventRecord(w.e1, s));
         w.phase = 2;
       }
@@ -535,6 +538,7 @@ class Auto final : public SpMVFormat {
         PetscCallCUDA(cudaEventCreate(&w.e0));
         PetscCallCUDA(cudaEventCreate(&w.e1));
       }
+      PetscCall(PetscGetCurrentCUDAStream(&s));
       PetscCallCUDA(cudaEventRecord(w.e0, s));
       w.phase = 1;
     }
@@ -904,7 +908,7 @@ public:
      (deterministic). csr's own descriptor (on the same device CSR, no copy) stays built for host vectors, which the
      generic type stages through device buffers: aijcusparse's product reads a host vector as if it were a CUDA one */
   bool ParentProduct() const override { return rec.chosen == AUTO_CSR && !rec.single && !opt.deterministic; }
-  PetscErrorCode ParentProductRan(cudaStream_t s, bool after) override { return Observe(s, after); }
+  PetscErrorCode ParentProductRan(bool after) override { return Observe(after); }
   bool           Due() const override { return rec.how == WAITING && w.due >= 0 && w.products >= w.due; }
   PetscErrorCode WaitDue(int64_t *due) override
   {
@@ -933,9 +937,9 @@ public:
   {
     PetscFunctionBegin;
     PetscCall(CsrReady(s));
-    PetscCall(Observe(s, false));
+    PetscCall(Observe(false)); /* s is PETSc's current stream, which Observe gets where it records */
     PetscCall(Chosen().MultDevice(x, y, add, s));
-    PetscCall(Observe(s, true));
+    PetscCall(Observe(true));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscErrorCode ReleaseDevice() override
