@@ -234,11 +234,11 @@ static void CheckLayout(const Csr &A, const SegSumOptions &o, const SegSumHostLa
       for (int64_t e = e1; ok && e < (t + 1) * WT; e++) ok = L.c16[e] == 0;
     }
     Check(ok, "dcsr tile bases or column offsets differ from the brute-force ones");
-    /* head masks: where no row is empty, the tiles are 128 nonzeros, the tile kernel runs and they are fewer bytes
-       than the row offsets; then bit b of word w of tile t: a row starts at entry 128 t + 32 w + b */
+    /* head masks: where no row is empty, the tiles are 128 nonzeros and the tile kernel runs; then bit b of word w
+       of tile t: a row starts at entry 128 t + 32 w + b */
     bool anyempty = false;
     for (PetscInt r = 0; r < m; r++) anyempty |= A.i[r] == A.i[r + 1];
-    const bool masks = o.masks && WT == 128 && !anyempty && !st.rowlanes && ntiles > 0 && 16 * ntiles < 4 * (m + 1);
+    const bool masks = o.masks && WT == 128 && !anyempty && !st.rowlanes && ntiles > 0;
     Check(st.masks == masks, "dcsr head masks %d, expected %d", (int)st.masks, (int)masks);
     if (masks) {
       g_masklayouts++;

@@ -912,7 +912,7 @@ public:
     PetscCall(PetscOptionsInt(name[0], opt.c16 ? "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512); a tile whose columns span at most 65536 stores 16-bit column offsets" : "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
-    if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of the row offsets, where that is fewer bytes (rows of fewer than 32 nonzeros on average), the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
+    if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));

@@ -82,7 +82,7 @@ struct SegSumOptions {
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
-  PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where they are fewer bytes (SegSumUsesMasks) */
+  PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
@@ -109,11 +109,14 @@ struct SegSumStats {
 /* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
    every row start of a tile (16 bytes a tile), built once with the layout; the kernel then reads a tile's
    segment heads instead of walking its row offsets into shared memory, and takes each segment's row as r_lo + the
-   heads before it (no row is empty): the same sums in the same order. Used where the masks are fewer bytes than
-   the row offsets they replace (16 a tile against 4 a row: rows of fewer than 32 nonzeros on average). Measured on
-   the H100 (bench/results/NOTES.md, "dcsr's head masks"): 3-4% faster on meshes of 6-7 nonzeros a row, level
-   (within 0.7%) on rows of 22-49, where the walk was not what the tile kernel waits for */
-inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.masks && s.T == 4 && s.nempty == 0 && !s.rowlanes && s.ntiles > 0 && 16 * s.ntiles < 4 * ((int64_t)s.m + 1); }
+   heads before it (no row is empty): the same sums in the same order. Used wherever the tile kernel runs on such
+   tiles, whatever the rows' length: on rows of fewer than 32 nonzeros the masks are also fewer bytes than the row
+   offsets they replace (16 a tile against 4 a row); on longer rows (up to the row kernel's 96) they cost at most
+   0.1 byte a nonzero more, and they save the tile the walk's instructions, which is what long rows wait for on
+   an H200. Measured (bench/results/NOTES.md, "dcsr's head masks", "Session 35"): H100, 3-4% faster on meshes of 6-7
+   nonzeros a row, level (-0.7% to +1.5%) on rows of 22-49; H200, 2.5-2.7% faster on rows of 42 and 49, level
+   elsewhere */
+inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.masks && s.T == 4 && s.nempty == 0 && !s.rowlanes && s.ntiles > 0; }
 inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0) + (s.masks ? 16 * s.ntiles : 0); }
 /* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
    ones, the tile bases), row offsets, tile boundaries (the synchronizer and the empty rows are left out: small) */
