@@ -128,7 +128,10 @@ TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ks
              ts_ex21:ts/tutorials/ex21.c ts_ex22:ts/tutorials/ex22.c ts_ex24:ts/tutorials/ex24.c \
              ts_ex25:ts/tutorials/ex25.c tao_blackscholes:tao/complementarity/tutorials/blackscholes.c \
              tao_hyperbolic:tao/pde_constrained/tutorials/hyperbolic.c dmstag_ex3:dm/impls/stag/tutorials/ex3.c \
-             dmstag_ex4:dm/impls/stag/tutorials/ex4.c
+             dmstag_ex4:dm/impls/stag/tutorials/ex4.c ksp_ex4:ksp/ksp/tutorials/ex4.c ksp_ex12:ksp/ksp/tutorials/ex12.c \
+             ksp_ex16:ksp/ksp/tutorials/ex16.c ksp_ex51:ksp/ksp/tutorials/ex51.c ksp_ex60:ksp/ksp/tutorials/ex60.c \
+             ksp_ex73:ksp/ksp/tutorials/ex73.c ts_ex5:ts/tutorials/ex5.c ts_ex6:ts/tutorials/ex6.c \
+             snes_ex71:snes/tutorials/ex71.c
 define TUTORIAL_RULE
 $(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
 	@mkdir -p $$(@D)
