@@ -111,8 +111,8 @@ struct SegSumStats {
    segment heads instead of walking its row offsets into shared memory, and takes each segment's row as r_lo + the
    heads before it (no row is empty): the same sums in the same order. Used wherever the tile kernel runs on such
    tiles, whatever the rows' length: on rows of fewer than 32 nonzeros the masks are also fewer bytes than the row
-   offsets they replace (16 a tile against 4 a row); on longer rows (up to the row kernel's 96) they cost at most
-   0.1 byte a nonzero more, and they save the tile the walk's instructions, which is what long rows wait for on
+   offsets they replace (16 a tile against 4 a row); on longer rows they cost at most 1/8 byte a nonzero more
+   (about 1% of dcsr's 10), and they save the tile the walk's instructions, which is what long rows wait for on
    an H200. Measured (bench/results/NOTES.md, "dcsr's head masks", "Session 35"): H100, 3-4% faster on meshes of 6-7
    nonzeros a row, level (-0.7% to +1.5%) on rows of 22-49; H200, 2.5-2.7% faster on rows of 42 and 49, level
    elsewhere */
