@@ -131,7 +131,10 @@ TUTORIALS := ex19:snes/tutorials/ex19.c ex56:ksp/ksp/tutorials/ex56.c ex2:ksp/ks
              dmstag_ex4:dm/impls/stag/tutorials/ex4.c ksp_ex4:ksp/ksp/tutorials/ex4.c ksp_ex12:ksp/ksp/tutorials/ex12.c \
              ksp_ex16:ksp/ksp/tutorials/ex16.c ksp_ex51:ksp/ksp/tutorials/ex51.c ksp_ex60:ksp/ksp/tutorials/ex60.c \
              ksp_ex73:ksp/ksp/tutorials/ex73.c ts_ex5:ts/tutorials/ex5.c ts_ex6:ts/tutorials/ex6.c \
-             snes_ex71:snes/tutorials/ex71.c
+             snes_ex71:snes/tutorials/ex71.c ksp_ex53:ksp/ksp/tutorials/ex53.c ksp_ex64:ksp/ksp/tutorials/ex64.c \
+             ksp_ex66:ksp/ksp/tutorials/ex66.c snes_ex4:snes/tutorials/ex4.c snes_ex18:snes/tutorials/ex18.c \
+             snes_ex20:snes/tutorials/ex20.c snes_ex34:snes/tutorials/ex34.c snes_ex77:snes/tutorials/ex77.c \
+             ts_ex8:ts/tutorials/ex8.c ts_ex29:ts/tutorials/ex29.c ts_ex36:ts/tutorials/ex36.c ts_ex50:ts/tutorials/ex50.c
 define TUTORIAL_RULE
 $(BUILD)/bin/$(1): $(call PETSC_TUTORIAL,$(2))
 	@mkdir -p $$(@D)

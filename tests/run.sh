@@ -383,13 +383,17 @@ done
 #     Stokes (fieldsplit with GAMG on 2 ranks, Galerkin PCMG); and (added 2026-11-29) PCHMG with GAMG inside on block
 #     size 4 (subspace coarsening, a chosen component, reused interpolations, its interface), repeated solves, element
 #     assembly of two matrices over 2 ranks, FCG, PCTELESCOPE with a DMSHELL coarse DM on 4 ranks, TS with its matrix
-#     rebuilt each step, DMPlex Stokes over refinements
+#     rebuilt each step, DMPlex Stokes over refinements; and (session 36) LU refactored after ADD_VALUES with transpose
+#     solves, PCGASM with overlap over 2 ranks, full PCMG on a periodic/mirror DMDA with a redundant coarse solve, QN
+#     with a NASM nonlinear preconditioner, trust region with dogleg and Galerkin PCMG, PCMG with compatible relaxation
+#     on DMPlex quads, DAEs (adaptive ARKIMEX, an index-1 transistor amplifier)
 TUTORIAL_CI=${TUTORIAL_CI:-ksp_ex3 ksp_ex8 ksp_ex9 ksp_ex15_tsirm ksp_ex18 ksp_ex25_n2 ksp_ex29_neumann ksp_ex32 ksp_ex42_fs ksp_ex43 ksp_ex46_n2 ksp_ex49_gamg ksp_ex52 ksp_ex55 ksp_ex62 ksp_ex70 ksp_ex84 pc_ex3_redist snes_ex9 snes_ex15_picard snes_ex16 snes_ex28_0 snes_ex28_2 snes_ex46 snes_ex56 ts_ex2_n2 ts_ex10 ts_ex26_n2 ts_ex46 \
   snes_ex13_gmg snes_ex13_gamg snes_ex17_ge_gmg snes_ex62_q1p0 snes_ex69_q2p1 ksp_ex5 ksp_ex5_redund_n2 ksp_ex5_nonsym_n2 ksp_ex6 \
   ksp_ex54_classical ksp_ex54_hem ksp_ex65 ksp_ex29_telescope tao_minsurf2 tao_eptorsion2 tao_jbearing2 tao_plate2_mask ts_ex45 \
   ksp_ex67_asm ksp_ex90 snes_ex14_fdc snes_ex5_gsmf snes_ex19_fs snes_ex58_ssls ts_ex16 ts_ex19 ts_ex22_rosw tao_blackscholes \
   tao_hyperbolic dmstag_ex3 dmstag_ex4_mg ksp_ex4_hmg_sub ksp_ex4_hmg_comp ksp_ex4_hmg_reuse ksp_ex4_hmg_iface ksp_ex16_n2 \
-  ksp_ex51_n2 ksp_ex60_n2 ksp_ex73_n4 ts_ex6 snes_ex71_q1p0}
+  ksp_ex51_n2 ksp_ex60_n2 ksp_ex73_n4 ts_ex6 snes_ex71_q1p0 ksp_ex53 ksp_ex64_n2 ksp_ex66_n2 snes_ex4_nasm snes_ex18_tr \
+  snes_ex20_cr ts_ex8 ts_ex36}
 TSW=$LOG/tutorial-sweep; rm -rf "$TSW"
 BUILD=$BUILD MPIEXEC=$MPIEXEC TYPES="$TYPES" JOBS=2 ONLY="^(${TUTORIAL_CI// /|})\$" \
   bash "$(dirname "$0")/gpu/tutorial_sweep.sh" host "$TSW" > "$LOG/tutorial_sweep.log" 2>&1
