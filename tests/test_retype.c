@@ -1,7 +1,8 @@
 static char help[] = "Operations that replace a matrix' header or re-type it (MatHeaderReplace/MatHeaderMerge inside PETSc), on a\n"
                      "petsc-spmv type, each against the same operation on AIJ, on any number of ranks: MatAXPY with\n"
                      "DIFFERENT_NONZERO_PATTERN and SUBSET_NONZERO_PATTERN, MatConvert in place (to aij, to dense, and back),\n"
-                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse), products with a MATDIAGONAL, MatCreateSubMatrix and\n"
+                     "MatConvert of its MATSHELL back, MatTranspose (initial, reuse, in place), MatMatMult/MatPtAP/MatTransposeMatMult (initial, reuse),\n"
+                     "Galerkin products down two levels (reused, and with a replaced interpolation), products with a MATDIAGONAL, MatCreateSubMatrix and\n"
                      "its Galerkin products with a plain AIJ interpolation, DMDA/DMStag transfer matrices, MatSetType\n"
                      "twice (same type, another and back, before the sizes), preallocation twice, MatResetPreallocation, MatDuplicate\n"
                      "(copy, no copy, shared pattern), MatFilter, MatEliminateZeros, in-place LU. After each: the type name\n"
@@ -359,6 +360,17 @@ static PetscErrorCode OpTranspose(const Data *d)
 }
 
 /* products of plugin operands, initial then reuse after new values; they come out as the parent's type */
+/* the type of a product: the parent's, on any number of ranks (seqaij/mpiaij; seqaijcusparse/mpiaijcusparse on a GPU;
+   README "Products of plugin matrices come out as aijcusparse") */
+static const char *ProductType(Mat C)
+{
+  MatType   ct;
+  PetscBool cusparse = PETSC_FALSE;
+
+  if (!MatGetType(C, &ct)) (void)PetscStrendswith(ct, "cusparse", &cusparse);
+  return size > 1 ? (cusparse ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusparse ? MATSEQAIJCUSPARSE : MATSEQAIJ);
+}
+
 static PetscErrorCode OpProducts(const Data *d)
 {
   Mat R, M, PR, PM, XR, XM, C[3], CR[3];
@@ -384,15 +396,9 @@ static PetscErrorCode OpProducts(const Data *d)
     PetscCall(MatTransposeMatMult(PR, R, mr, PETSC_DETERMINE, &CR[2]));
     PetscCall(MatTransposeMatMult(PM, M, mr, PETSC_DETERMINE, &C[2]));
     for (int k = 0; k < 3; k++) {
-      char      what[128];
-      MatType   ct;
-      PetscBool cusparse;
-      /* the type of a product: the parent's, on any number of ranks (seqaij/mpiaij; seqaijcusparse/mpiaijcusparse on a
-         GPU; README "Products of plugin matrices come out as aijcusparse") */
-      PetscCall(MatGetType(C[k], &ct));
-      PetscCall(PetscStrendswith(ct, "cusparse", &cusparse));
+      char what[128];
       PetscCall(PetscSNPrintf(what, sizeof(what), "%s (%s)", k == 0 ? "MatMatMult" : k == 1 ? "MatPtAP" : "MatTransposeMatMult", reuse ? "MAT_REUSE_MATRIX" : "MAT_INITIAL_MATRIX"));
-      PetscCall(Check(CR[k], C[k], size > 1 ? (cusparse ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusparse ? MATSEQAIJCUSPARSE : MATSEQAIJ), what));
+      PetscCall(Check(CR[k], C[k], ProductType(C[k]), what));
     }
   }
   for (int k = 0; k < 3; k++) {
@@ -405,6 +411,47 @@ static PetscErrorCode OpProducts(const Data *d)
   PetscCall(MatDestroy(&PM));
   PetscCall(MatDestroy(&XR));
   PetscCall(MatDestroy(&XM));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Galerkin products down two levels, as PCMG makes them, then again with new values (a Newton step) and with a new
+   interpolation of the same values (PCMG's adapted interpolations: MatProductReplaceMats): the coarse operator C1 =
+   P^T A P is the parent's type, so the second level multiplies a genuine parent matrix by a plugin interpolation; on
+   an aijcusparse parent its reused product once met the plugin's name ("Not for B of type seqaijspmv", session 36) */
+static PetscErrorCode OpGalerkinChain(const Data *d)
+{
+  Mat R, M, PR, PM, QR, QM, C1R, C1M, C2R, C2M;
+
+  PetscFunctionBeginUser;
+  PetscCall(Pair(d->A, &R, &M));
+  PetscCall(Pair(d->P, &PR, &PM));
+  /* initial; new values; a new interpolation with the same values (1 rank: MPIAIJ's own PtAP refuses a replaced P,
+     "Reuse matrix used was not generated from input matrix") */
+  for (int pass = 0; pass < (size > 1 ? 2 : 3); pass++) {
+    MatReuse mr = pass ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
+    char     what[128];
+    if (pass == 1) {
+      PetscCall(MatScale(R, 1.5));
+      PetscCall(MatScale(M, 1.5));
+    }
+    if (pass == 2) {
+      Mat Q;
+      PetscCall(MatDuplicate(QM, MAT_COPY_VALUES, &Q));
+      PetscCall(MatDestroy(&QM));
+      QM = Q;
+    }
+    PetscCall(MatPtAP(R, PR, mr, PETSC_DETERMINE, &C1R));
+    PetscCall(MatPtAP(M, PM, mr, PETSC_DETERMINE, &C1M));
+    if (!pass) PetscCall(Pair(C1R, &QR, &QM)); /* the second level's interpolation: the coarse operator's pattern */
+    PetscCall(MatPtAP(C1R, QR, mr, PETSC_DETERMINE, &C2R));
+    PetscCall(MatPtAP(C1M, QM, mr, PETSC_DETERMINE, &C2M));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP, first level (%s)", pass == 0 ? "initial" : pass == 1 ? "new values" : "new interpolation"));
+    PetscCall(Check(C1R, C1M, ProductType(C1M), what));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP of the coarse operator (%s)", pass == 0 ? "initial" : pass == 1 ? "new values" : "new interpolation"));
+    PetscCall(Check(C2R, C2M, ProductType(C2M), what));
+  }
+  Mat *all[] = {&R, &M, &PR, &PM, &QR, &QM, &C1R, &C1M, &C2R, &C2M};
+  for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++) PetscCall(MatDestroy(all[k]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -842,6 +889,7 @@ static const Op ops[] = {
   {"diagonal_products",     OpDiagonalProducts, PETSC_FALSE},
   {"submatrix",             OpSubMatrix,       PETSC_FALSE},
   {"dm_transfers",          OpDMTransfers,     PETSC_FALSE},
+  {"galerkin_chain",        OpGalerkinChain,   PETSC_FALSE},
   {"settype_assembled",     OpSetTypeAssembled, PETSC_FALSE},
   {"settype_twice",         OpSetTypeTwice,    PETSC_FALSE},
   {"settype_before_sizes",  OpSetTypeFirst,    PETSC_FALSE},
