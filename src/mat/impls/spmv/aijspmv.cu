@@ -278,29 +278,6 @@ std::unordered_map<const void *, ProductPhases> &Phases()
   return m;
 }
 
-/* PtAP, RARt and ABC on sequential cuSPARSE parents: aijcusparse composes them of two products, each dispatched anew
-   (MatProductSymbolic_ABC_Basic), and after each numeric phase puts its own numeric function back in C. Those inner
-   products must see the plugin operands under their own names, so that each comes through SpMVProductSetFromOptions
-   and lends the names in its own phases: with the names lent around the composition, an inner product whose other
-   operand is a genuine aijcusparse matrix (PCMG's coarse levels: a Galerkin operator times a plugin interpolation)
-   found aijcusparse's dispatch on it and ran unwrapped, and its next numeric phase (MAT_REUSE_MATRIX: a Newton step,
-   PCMG's adapted interpolations) met the plugin's name: "Not for B of type seqaijspmv" (snes ex18 with Galerkin PCMG,
-   ex20 with -pc_mg_adapt_interp_coarse_space; session 36). Every operand either a plugin matrix with that parent or a
-   genuine aijcusparse one (a dense operand takes another path, which lends as before). */
-bool ComposedByParent(Mat C)
-{
-  const Mat_Product *p = C->product;
-
-  if (!p || (p->type != MATPRODUCT_PtAP && p->type != MATPRODUCT_RARt && p->type != MATPRODUCT_ABC)) return false;
-  for (Mat X : {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : nullptr}) {
-    if (!X) continue;
-    SpMVOverlay *o = SpMVGetOverlay(X);
-    PetscBool    cusp;
-    if (PetscStrcmp(o ? (o->block ? "" : o->parent) : ((PetscObject)X)->type_name, MATSEQAIJCUSPARSE, &cusp) || !cusp) return false;
-  }
-  return true;
-}
-
 PetscErrorCode ProductNumeric_SpMV(Mat C)
 {
   auto it = Phases().find(C->product);
@@ -320,7 +297,7 @@ PetscErrorCode ProductNumeric_SpMV(Mat C)
   PetscCheck(it != Phases().end() && it->second.numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the numeric phase of a product");
   {
     ParentNames lend;
-    if (!ComposedByParent(C)) lend.Add(C);
+    lend.Add(C);
     PetscCall(it->second.numeric(C));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -335,7 +312,7 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
   PetscCheck(it != Phases().end() && it->second.symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the symbolic phase of a product");
   {
     ParentNames lend;
-    if (!ComposedByParent(C)) lend.Add(C);
+    lend.Add(C);
     PetscCall(it->second.symbolic(C));
   }
   if (Mat_SeqAIJSpMV *ca = Ctx(C->product->A)) { /* -mat_spmv_product_format: the product carries A's format */
