@@ -359,7 +359,6 @@ static PetscErrorCode OpTranspose(const Data *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* products of plugin operands, initial then reuse after new values; they come out as the parent's type */
 /* the type of a product: the parent's, on any number of ranks (seqaij/mpiaij; seqaijcusparse/mpiaijcusparse on a GPU;
    README "Products of plugin matrices come out as aijcusparse") */
 static const char *ProductType(Mat C)
@@ -371,6 +370,7 @@ static const char *ProductType(Mat C)
   return size > 1 ? (cusparse ? MATMPIAIJCUSPARSE : MATMPIAIJ) : (cusparse ? MATSEQAIJCUSPARSE : MATSEQAIJ);
 }
 
+/* products of plugin operands, initial then reuse after new values; they come out as the parent's type */
 static PetscErrorCode OpProducts(const Data *d)
 {
   Mat R, M, PR, PM, XR, XM, C[3], CR[3];
