@@ -428,8 +428,9 @@ static PetscErrorCode OpGalerkinChain(const Data *d)
   /* initial; new values; a new interpolation with the same values (1 rank: MPIAIJ's own PtAP refuses a replaced P,
      "Reuse matrix used was not generated from input matrix") */
   for (int pass = 0; pass < (size > 1 ? 2 : 3); pass++) {
-    MatReuse mr = pass ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
-    char     what[128];
+    MatReuse    mr    = pass ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX;
+    const char *label = pass == 0 ? "initial" : pass == 1 ? "new values" : "new interpolation";
+    char        what[128];
     if (pass == 1) {
       PetscCall(MatScale(R, 1.5));
       PetscCall(MatScale(M, 1.5));
@@ -455,9 +456,9 @@ static PetscErrorCode OpGalerkinChain(const Data *d)
     }
     PetscCall(MatPtAP(C1R, QR, mr, PETSC_DETERMINE, &C2R));
     PetscCall(MatPtAP(C1M, QM, mr, PETSC_DETERMINE, &C2M));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP, first level (%s)", pass == 0 ? "initial" : pass == 1 ? "new values" : "new interpolation"));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP, first level (%s)", label));
     PetscCall(Check(C1R, C1M, ProductType(C1M), what));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP of the coarse operator (%s)", pass == 0 ? "initial" : pass == 1 ? "new values" : "new interpolation"));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP of the coarse operator (%s)", label));
     PetscCall(Check(C2R, C2M, ProductType(C2M), what));
   }
   Mat *all[] = {&R, &M, &PR, &PM, &QR, &QM, &C1R, &C1M, &C2R, &C2M};
