@@ -296,9 +296,15 @@ PetscErrorCode ProductNumeric_SpMV(Mat C)
   }
   PetscCheck(it != Phases().end() && it->second.numeric, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the numeric phase of a product");
   {
+    const auto  numeric = it->second.numeric; /* the phase may record nested products (and so rehash Phases()) */
     ParentNames lend;
     lend.Add(C);
-    PetscCall(it->second.numeric(C));
+    PetscCall(numeric(C));
+    /* a composed numeric phase puts itself back in C when it ends (MatProductNumeric_ABC_Basic, aijcusparse's PtAP,
+       RARt and ABC): wrapped again, or the next one (MAT_REUSE_MATRIX: a Newton step's Galerkin PCMG, adapted
+       interpolations) ran without the names, and its inner product of a genuine aijcusparse matrix and a plugin one,
+       dispatched by aijcusparse under the lent name, stopped on "Not for B of type ..." (snes ex18, ex20; session 36) */
+    if (C->ops->productnumeric == numeric) C->ops->productnumeric = ProductNumeric_SpMV;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
