@@ -278,6 +278,30 @@ std::unordered_map<const void *, ProductPhases> &Phases()
   return m;
 }
 
+/* PtAP, RARt and ABC of sequential cuSPARSE matrices on the GPU: aijcusparse composes them of two products
+   (MatProductSymbolic_ABC_Basic), each dispatched anew inside the outer phases and holding its own operands. Those
+   inner products must see the plugin operands under their own names, so that each comes through
+   SpMVProductSetFromOptions and lends the names in its own phases. Lent around the composition, an inner product
+   whose other operand is a genuine aijcusparse matrix (PCMG's coarse levels: a Galerkin operator times a plugin
+   interpolation) found aijcusparse's own dispatch under the lent name and ran unwrapped: its reuse met the plugin's
+   name, "Not for B of type seqaijspmv" (snes ex18 with Galerkin PCMG; ex20 with -pc_mg_adapt_interp_coarse_space,
+   whose replaced interpolation the outer product lends but the inner ones still hold; session 36). Every operand a
+   plugin matrix with that parent or a genuine aijcusparse one, none bound to the CPU (else the parent takes SeqAIJ's
+   code, or a dense operand's, which read the names: they are lent as before). */
+bool ComposedByParent(Mat C)
+{
+  const Mat_Product *p = C->product;
+
+  if (!p || (p->type != MATPRODUCT_PtAP && p->type != MATPRODUCT_RARt && p->type != MATPRODUCT_ABC)) return false;
+  for (Mat X : {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : nullptr}) {
+    if (!X) continue;
+    SpMVOverlay *o = SpMVGetOverlay(X);
+    PetscBool    cusp;
+    if (X->boundtocpu || PetscStrcmp(o ? (o->block ? "" : o->parent) : ((PetscObject)X)->type_name, MATSEQAIJCUSPARSE, &cusp) || !cusp) return false;
+  }
+  return true;
+}
+
 PetscErrorCode ProductNumeric_SpMV(Mat C)
 {
   auto it = Phases().find(C->product);
@@ -298,12 +322,10 @@ PetscErrorCode ProductNumeric_SpMV(Mat C)
   {
     const auto  numeric = it->second.numeric; /* the phase may record nested products (and so rehash Phases()) */
     ParentNames lend;
-    lend.Add(C);
+    if (!ComposedByParent(C)) lend.Add(C);
     PetscCall(numeric(C));
-    /* a composed numeric phase puts itself back in C when it ends (MatProductNumeric_ABC_Basic, aijcusparse's PtAP,
-       RARt and ABC): wrapped again, or the next one (MAT_REUSE_MATRIX: a Newton step's Galerkin PCMG, adapted
-       interpolations) ran without the names, and its inner product of a genuine aijcusparse matrix and a plugin one,
-       dispatched by aijcusparse under the lent name, stopped on "Not for B of type ..." (snes ex18, ex20; session 36) */
+    /* a numeric phase that puts itself back in C when it ends (MatProductNumeric_ABC_Basic does) stays wrapped: the
+       next one (MAT_REUSE_MATRIX) runs as this one did */
     if (C->ops->productnumeric == numeric) C->ops->productnumeric = ProductNumeric_SpMV;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -318,7 +340,7 @@ PetscErrorCode ProductSymbolic_SpMV(Mat C)
   PetscCheck(it != Phases().end() && it->second.symbolic, PETSC_COMM_SELF, PETSC_ERR_PLIB, "petsc-spmv: lost the symbolic phase of a product");
   {
     ParentNames lend;
-    lend.Add(C);
+    if (!ComposedByParent(C)) lend.Add(C);
     PetscCall(it->second.symbolic(C));
   }
   if (Mat_SeqAIJSpMV *ca = Ctx(C->product->A)) { /* -mat_spmv_product_format: the product carries A's format */
