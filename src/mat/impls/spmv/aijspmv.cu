@@ -286,11 +286,13 @@ std::unordered_map<const void *, ProductPhases> &Phases()
    interpolation) found aijcusparse's own dispatch under the lent name and ran unwrapped: its reuse met the plugin's
    name, "Not for B of type seqaijspmv" (snes ex18 with Galerkin PCMG; ex20 with -pc_mg_adapt_interp_coarse_space,
    whose replaced interpolation the outer product lends but the inner ones still hold; session 36). Every operand a
-   plugin matrix with that parent or a genuine aijcusparse one, none bound to the CPU (else the parent takes SeqAIJ's
-   code, or a dense operand's, which read the names: they are lent as before). */
+   plugin matrix with that parent or a genuine aijcusparse one, none bound to the CPU, and not aijcusparse's own
+   -matptap_backend_cpu and the like (else the parent takes SeqAIJ's code, or a dense operand's, which read the names:
+   they are lent as before). */
 bool ComposedByParent(Mat C)
 {
-  const Mat_Product *p = C->product;
+  const Mat_Product *p      = C->product;
+  PetscBool          usecpu = PETSC_FALSE;
 
   if (!p || (p->type != MATPRODUCT_PtAP && p->type != MATPRODUCT_RARt && p->type != MATPRODUCT_ABC)) return false;
   for (Mat X : {p->A, p->B, p->type == MATPRODUCT_ABC ? p->C : nullptr}) {
@@ -299,7 +301,8 @@ bool ComposedByParent(Mat C)
     PetscBool    cusp;
     if (X->boundtocpu || PetscStrcmp(o ? (o->block ? "" : o->parent) : ((PetscObject)X)->type_name, MATSEQAIJCUSPARSE, &cusp) || !cusp) return false;
   }
-  return true;
+  const char *opt = !p->api_user ? "-mat_product_algorithm_backend_cpu" : p->type == MATPRODUCT_PtAP ? "-matptap_backend_cpu" : p->type == MATPRODUCT_RARt ? "-matrart_backend_cpu" : "-matmatmatmult_backend_cpu";
+  return !PetscOptionsGetBool(((PetscObject)C)->options, ((PetscObject)C)->prefix, opt, &usecpu, nullptr) && !usecpu;
 }
 
 PetscErrorCode ProductNumeric_SpMV(Mat C)
