@@ -443,8 +443,12 @@ static PetscErrorCode OpGalerkinChain(const Data *d)
     }
     PetscCall(MatPtAP(R, PR, mr, PETSC_DETERMINE, &C1R));
     PetscCall(MatPtAP(M, PM, mr, PETSC_DETERMINE, &C1M));
-    if (!pass) { /* the second level's interpolation: sparse and rectangular, as PCMG's (a square one with the coarse
-                    operator's nearly dense pattern made the GPU's second product go wrong for a reason not yet known) */
+    /* checked before the second level is built, which brings C1's values to the host (the Frobenius norm): on the GPU,
+       aijcusparse's own PtAP of an operator whose values lie only on the device, straight from another product, gave
+       zeros here (aijcusparse alone, PETSc 3.26.1; session 37, bench/results/NOTES.md), and this checks the plugin */
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP, first level (%s)", label));
+    PetscCall(Check(C1R, C1M, ProductType(C1M), what));
+    if (!pass) { /* the second level's interpolation: sparse and rectangular, as PCMG's */
       Mat      Q;
       PetscInt k;
       char     spec[64];
@@ -456,8 +460,6 @@ static PetscErrorCode OpGalerkinChain(const Data *d)
     }
     PetscCall(MatPtAP(C1R, QR, mr, PETSC_DETERMINE, &C2R));
     PetscCall(MatPtAP(C1M, QM, mr, PETSC_DETERMINE, &C2M));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP, first level (%s)", label));
-    PetscCall(Check(C1R, C1M, ProductType(C1M), what));
     PetscCall(PetscSNPrintf(what, sizeof(what), "MatPtAP of the coarse operator (%s)", label));
     PetscCall(Check(C2R, C2M, ProductType(C2M), what));
   }

@@ -220,11 +220,9 @@ case " $what " in *" pcs "*|*" all "*)
   # GPU; the operations that replace or re-type a header (test_retype: its transpose and settype_assembled cases fail
   # for aijcusparse itself, README); the name-lending thunks of a debug PETSc; memcheck
   R="-reference aijcusparse -compare rounding"
-  # galerkin_chain (a Galerkin product of a genuine aijcusparse coarse operator and a plugin interpolation, reused): its
-  # first version (a square, nearly dense second interpolation) gave wrong values on the GPU at 4e2db19 and with
-  # composite-products-experiment.diff; this one (sparse, rectangular, as PCMG's) has not run on a GPU yet. snes ex18 with
-  # Galerkin PCMG and ex20 with adapted interpolations stop with "Not for B of type seqaijspmv" (session 36,
-  # bench/results/NOTES.md): expect this step to fail until that is fixed
+  # galerkin_chain: a Galerkin product of a genuine aijcusparse coarse operator and a plugin interpolation, reused and with
+  # a replaced interpolation (snes ex18 with Galerkin PCMG and ex20 with adapted interpolations stopped on "Not for B of
+  # type seqaijspmv" until session 37; bench/results/NOTES.md)
   RETYPE_OPS=axpy_different,axpy_different_mixed,axpy_subset,convert_inplace_aij,convert_inplace_dense,convert_shell_back,convert_other,shell_products,products,diagonal_products,submatrix,dm_transfers,galerkin_chain,settype_twice,settype_before_sizes,prealloc_twice,reset_preallocation,duplicate_copy,duplicate_nocopy,duplicate_share,filter_compress,eliminate_zeros,lu_inplace
   "$BIN/test_retype" -type aijcusparse -ops transpose,settype_assembled > "$OUT/aijcusparse_retype_own.log" 2>&1
   echo "aijcusparse itself, the two test_retype cases left out below: $(grep -c '^FAIL' "$OUT/aijcusparse_retype_own.log") of 2 fail"
