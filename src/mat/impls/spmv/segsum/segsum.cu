@@ -30,6 +30,8 @@ constexpr unsigned kFull       = 0xffffffffu;
 constexpr int      kW          = kSegSumW;
 constexpr int      kMaxThreads = 256; /* at most 8 warps per block (-mat_segsum_warps_per_block) */
 constexpr int      kAux        = 256; /* threads per block of the build and fix-up kernels */
+constexpr int      kStageWarps = 4;   /* the staged row kernel: warps a block (kSegSumStageBytes each at most: 48 KB) */
+constexpr int      kStageUnroll = 4;  /* ... rounds of the warp's loads in flight */
 
 /* What the kernels see: the generic type's device CSR and the auxiliary arrays. The values are fp64, or
    fp32 for a single CSR: aa then holds the address of the fp32 array, which Vals<float> converts back (a
@@ -600,6 +602,63 @@ __global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const Pe
   if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
 }
 
+/* dcsr's row kernel staged (segsum.h, "The row kernel staged"): a warp's R = 32/L rows [r0, r0 + R) hold the nonzeros
+   [s, e); lane l loads, gathers and multiplies entries s + l + 32 k (U rounds of the warp in flight), the products go
+   to the warp's shared memory P[0 .. e - s), then each row's L lanes sum them as RowKernel16 does (lane q of a row:
+   its products q, q + L, ... in order; the xor butterfly), so the two kernels give the same bits */
+template <int U, bool CHECK, typename V>
+__device__ __forceinline__ void StageRound(const Dev &D, const Cols16<true> &K, const PetscScalar *__restrict__ x, int tshift, unsigned j0, unsigned s, unsigned e, PetscScalar *__restrict__ P)
+{
+  const V *__restrict__ a = Vals<V>(D);
+  unsigned short o[U];
+  int            b[U], c[U];
+  V              v[U];
+#pragma unroll
+  for (int k = 0; k < U; k++) {
+    const unsigned j = j0 + (unsigned)(k * kW);
+    if (!CHECK || j < e) {
+      o[k] = __ldcs(K.off + j);
+      b[k] = __ldg(K.base + (j >> tshift));
+      v[k] = spmv::Ldcs(a + j);
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < U; k++) {
+    const unsigned j = j0 + (unsigned)(k * kW);
+    if (!CHECK || j < e) c[k] = b[k] >= 0 ? b[k] + (int)o[k] : __ldcs(D.cj + j);
+  }
+#pragma unroll
+  for (int k = 0; k < U; k++) {
+    const unsigned j = j0 + (unsigned)(k * kW);
+    if (!CHECK || j < e) P[j - s] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), spmv::Ldg(x + c[k]));
+  }
+}
+
+template <int L, typename V, bool ADD>
+__global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift, int cap)
+{
+  constexpr int R = kW / L, U = kStageUnroll;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int     lane = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
+  const int64_t r0   = ((int64_t)blockIdx.x * kStageWarps + wib) * R;
+  if (r0 >= D.m) return; /* whole warps leave together */
+  PetscScalar *__restrict__ P   = reinterpret_cast<PetscScalar *>(smem) + (std::size_t)wib * (std::size_t)cap;
+  const int64_t             row = r0 + lane / L;
+  const bool                has = row < D.m;
+  const unsigned            rs = has ? (unsigned)__ldg(D.rp + row) : 0u, re = has ? (unsigned)__ldg(D.rp + row + 1) : 0u;
+  const unsigned            s = __shfl_sync(kFull, rs, 0), e = __shfl_sync(kFull, re, (int)(min((int64_t)R, D.m - r0) - 1) * L);
+  unsigned                  j0 = s + (unsigned)lane;
+  for (; j0 + (unsigned)((U - 1) * kW) < e; j0 += U * kW) StageRound<U, false, V>(D, K, x, tshift, j0, s, e, P);
+  if (j0 < e) StageRound<U, true, V>(D, K, x, tshift, j0, s, e, P);
+  __syncwarp();
+  PetscScalar acc = 0.0;
+  if (has)
+    for (unsigned j = rs - s + (unsigned)(lane % L); j < re - s; j += L) acc = spmv::AddRn(acc, P[j]);
+#pragma unroll
+  for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
+  if (has && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
+}
+
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
@@ -749,6 +808,41 @@ __global__ void HeadMasks(int m, int WT, const int *__restrict__ rp, unsigned *_
   }
 }
 
+/* dcsr's row chunks (segsum.h, SegSumChunkStats): a thread per 32 rows, every L at once; c = {maxnnz[6], iters[6], rounds[6]} */
+__global__ void ChunkStats(int m, const int *__restrict__ rp, unsigned long long *__restrict__ c)
+{
+  unsigned long long mx[kSegSumLaneCounts] = {}, it[kSegSumLaneCounts] = {}, ro[kSegSumLaneCounts] = {};
+  for (int64_t b = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; b * kW < m; b += (int64_t)gridDim.x * blockDim.x) {
+    const int r0 = (int)(b * kW), r1 = (int)min((int64_t)m, b * kW + kW);
+#pragma unroll
+    for (int k = 0; k < kSegSumLaneCounts; k++) {
+      const int L = 1 << k, R = kW >> k;
+      for (int c0 = r0; c0 < r1; c0 += R) {
+        const int c1 = min(c0 + R, r1);
+        int       w  = 0;
+        for (int r = c0; r < c1; r++) w = max(w, (rp[r + 1] - rp[r] + L - 1) / L);
+        const unsigned long long nz = (unsigned long long)(rp[c1] - rp[c0]);
+        mx[k] = max(mx[k], nz);
+        it[k] += (unsigned long long)w;
+        ro[k] += (nz + kW - 1) / kW;
+      }
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < kSegSumLaneCounts; k++) {
+    for (int o = kW / 2; o > 0; o >>= 1) {
+      mx[k] = max(mx[k], __shfl_down_sync(kFull, mx[k], o));
+      it[k] += __shfl_down_sync(kFull, it[k], o);
+      ro[k] += __shfl_down_sync(kFull, ro[k], o);
+    }
+    if ((threadIdx.x & (kW - 1)) == 0) {
+      if (mx[k]) atomicMax(c + k, mx[k]);
+      if (it[k]) atomicAdd(c + kSegSumLaneCounts + k, it[k]);
+      if (ro[k]) atomicAdd(c + 2 * kSegSumLaneCounts + k, ro[k]);
+    }
+  }
+}
+
 /* dcsr: a warp per tile: the tile's column range; a narrow tile gets its base and 16-bit offsets, a wide one
    base -1 (its offsets stay 0); cnt = {wide tiles, their nonzeros} */
 __global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t nnz, const int *__restrict__ cj, int *__restrict__ base, unsigned short *__restrict__ off, unsigned long long *__restrict__ cnt)
@@ -868,6 +962,48 @@ PetscErrorCode LaunchRowsV(int lanes, const Dev &D, const Cols16<true> &K, int t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dcsr's staged row kernel: kStageWarps warps a block, a warp R = 32/L rows and cap products in shared memory */
+template <int L, typename V>
+PetscErrorCode LaunchStaged(const Dev &D, const Cols16<true> &K, int tshift, int cap, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L);
+  const unsigned    blocks = (unsigned)((chunks + kStageWarps - 1) / kStageWarps);
+  const std::size_t shmem  = (std::size_t)kStageWarps * (std::size_t)cap * sizeof(PetscScalar);
+  if (add) StagedRowKernel16<L, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap);
+  else StagedRowKernel16<L, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap);
+  SpMVCheckLaunch();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+template <typename V>
+PetscErrorCode LaunchStagedV(int lanes, const Dev &D, const Cols16<true> &K, int tshift, int cap, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  switch (lanes) {
+  case 1:
+    PetscCall((LaunchStaged<1, V>(D, K, tshift, cap, x, y, add, s)));
+    break;
+  case 2:
+    PetscCall((LaunchStaged<2, V>(D, K, tshift, cap, x, y, add, s)));
+    break;
+  case 4:
+    PetscCall((LaunchStaged<4, V>(D, K, tshift, cap, x, y, add, s)));
+    break;
+  case 8:
+    PetscCall((LaunchStaged<8, V>(D, K, tshift, cap, x, y, add, s)));
+    break;
+  case 16:
+    PetscCall((LaunchStaged<16, V>(D, K, tshift, cap, x, y, add, s)));
+    break;
+  case 32:
+    PetscCall((LaunchStaged<32, V>(D, K, tshift, cap, x, y, add, s)));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: %d lanes a row not compiled (staged)", lanes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the vector loads need 16-byte aligned columns and values (device arrays are 256-byte aligned: spmv::DeviceAlloc) */
 inline bool Aligned16(const void *p) { return ((std::uintptr_t)p & 15u) == 0; }
 } // namespace
@@ -913,7 +1049,8 @@ public:
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel (1, 2, 4, 8, 16 or 32; below 8 staged only), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage", "The row kernel staged: a warp's 32/L rows loaded as one coalesced stretch, their products summed from shared memory (1: wherever the rows fit, with the fewest lanes a row that fit unless -mat_dcsr_row_lanes says; 0: never; -1: by the rule)", "MatSetType", opt.stage, &opt.stage, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -964,7 +1101,7 @@ public:
   PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     int               *flag = nullptr, *pos = nullptr, *sync = nullptr, *runstart = nullptr, *spos = nullptr, *rpos = nullptr;
-    unsigned long long*cnt = nullptr, hc[4] = {0, 0, 0, 0};
+    unsigned long long*cnt = nullptr, *ccnt = nullptr, hc[4] = {0, 0, 0, 0};
     void              *tmp = nullptr;
     std::size_t        tmpbytes = 0;
     const int          WT = (int)opt.tile;
@@ -1008,9 +1145,21 @@ public:
       PetscCallCUDA(cudaMemcpyAsync(hc, cnt, sizeof(*cnt), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nempty = dev.nempty = ne;
-      if (opt.c16) { /* dcsr: the row kernel for long, even rows */
-        st.maxrow   = (int64_t)hc[0];
-        st.rowlanes = SegSumRowLanes(opt, st.m, st.nnz, st.maxrow);
+      if (opt.c16) { /* dcsr: the row kernel for long, even rows, or staged */
+        unsigned long long cs[3 * kSegSumLaneCounts];
+        st.maxrow = (int64_t)hc[0];
+        PetscCall(spmv::DeviceAlloc(&ccnt, 3 * kSegSumLaneCounts, nullptr, s));
+        PetscCallCUDA(cudaMemsetAsync(ccnt, 0, 3 * kSegSumLaneCounts * sizeof(*ccnt), s));
+        ChunkStats<<<Grid((A.m + kW - 1) / kW, 1024), kAux, 0, s>>>(dev.m, A.i, ccnt);
+        SpMVCheckLaunch();
+        PetscCallCUDA(cudaMemcpyAsync(cs, ccnt, sizeof(cs), cudaMemcpyDeviceToHost, s));
+        PetscCallCUDA(cudaStreamSynchronize(s));
+        for (int k = 0; k < kSegSumLaneCounts; k++) {
+          st.chunk.maxnnz[k] = (int64_t)cs[k];
+          st.chunk.iters[k]  = (int64_t)cs[kSegSumLaneCounts + k];
+          st.chunk.rounds[k] = (int64_t)cs[2 * kSegSumLaneCounts + k];
+        }
+        SegSumRowKernel(opt, &st);
       }
     }
     PetscCall(spmv::DeviceAlloc(&dev.erow, st.nempty, &bytes, s));
@@ -1073,7 +1222,7 @@ public:
       }
     }
     st.auxbytes  = SegSumAuxBytes(st);
-    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
+    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, ccnt, tmp}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -1109,7 +1258,10 @@ public:
     }
     if (st.rowlanes) {
       const int tshift = std::countr_zero((unsigned)(kW * st.T)); /* log2 of the tile, W*T */
-      if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
+      if (st.staged) {
+        if (dsingle) PetscCall(LaunchStagedV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, (int)st.stagecap, x, y, add, s));
+        else PetscCall(LaunchStagedV<PetscScalar>(st.rowlanes, dev, k16, tshift, (int)st.stagecap, x, y, add, s));
+      } else if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       else PetscCall(LaunchRowsV<PetscScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -1142,7 +1294,10 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", opt.name, st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? (st.masks ? "the kernel reads the CSR's values, and its columns in wide tiles only (narrow tiles: the 16-bit offsets; the row starts from the head masks; both counted in the auxiliary arrays)" : "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)") : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
-    if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
+    if (st.c16 && st.rowlanes && st.staged) {
+      const int k = std::countr_zero((unsigned)st.rowlanes);
+      PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows staged, %d lanes a row, %d rows a warp (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average; a warp's products in shared memory: %" PetscInt64_FMT " at most; lanes busy in the sums %.0f%%, in the loads %.0f%%)\n", opt.name, st.rowlanes, kW / st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0, st.stagecap, st.chunk.iters[k] ? 100.0 * st.nnz / (kW * (double)st.chunk.iters[k]) : 0.0, st.chunk.rounds[k] ? 100.0 * st.nnz / (kW * (double)st.chunk.rounds[k]) : 0.0));
+    } else if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets or head masks, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
@@ -1156,7 +1311,7 @@ public:
 
     PetscFunctionBegin;
     PetscCall(SegSumBuildHostLayout(opt, A, &ref, &rst));
-    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz && rst.maxrow == st.maxrow && rst.rowlanes == st.rowlanes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz && rst.maxrow == st.maxrow && rst.rowlanes == st.rowlanes && rst.staged == st.staged && rst.stagecap == st.stagecap && rst.chunk == st.chunk, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "segsum device layout differs from the host reference (device/host): tiles %" PetscInt64_FMT "/%" PetscInt64_FMT " warps %" PetscInt64_FMT "/%" PetscInt64_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " runs %" PetscInt64_FMT "/%" PetscInt64_FMT " empty %" PetscInt64_FMT "/%" PetscInt64_FMT " fast %" PetscInt64_FMT "/%" PetscInt64_FMT " dirty %" PetscInt64_FMT "/%" PetscInt64_FMT " long %" PetscInt64_FMT "/%" PetscInt64_FMT " long runs %" PetscInt64_FMT "/%" PetscInt64_FMT,
                st.ntiles, rst.ntiles, st.nwarps, rst.nwarps, st.nslots, rst.nslots, st.nruns, rst.nruns, st.nempty, rst.nempty, st.nfast, rst.nfast, st.ndirty, rst.ndirty, st.nlong, rst.nlong, st.nlongruns, rst.nlongruns);
     *maxdiff = 0;
