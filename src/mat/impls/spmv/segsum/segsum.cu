@@ -31,7 +31,6 @@ constexpr int      kW          = kSegSumW;
 constexpr int      kMaxThreads = 256; /* at most 8 warps per block (-mat_segsum_warps_per_block) */
 constexpr int      kAux        = 256; /* threads per block of the build and fix-up kernels */
 constexpr int      kStageWarps = 4;   /* the staged row kernel: warps a block (kSegSumStageBytes each at most: 48 KB) */
-constexpr int      kStageUnroll = 4;  /* ... rounds of the warp's loads in flight */
 
 /* What the kernels see: the generic type's device CSR and the auxiliary arrays. The values are fp64, or
    fp32 for a single CSR: aa then holds the address of the fp32 array, which Vals<float> converts back (a
@@ -602,61 +601,108 @@ __global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const Pe
   if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
 }
 
-/* dcsr's row kernel staged (segsum.h, "The row kernel staged"): a warp's R = 32/L rows [r0, r0 + R) hold the nonzeros
-   [s, e); lane l loads, gathers and multiplies entries s + l + 32 k (U rounds of the warp in flight), the products go
-   to the warp's shared memory P[0 .. e - s), then each row's L lanes sum them as RowKernel16 does (lane q of a row:
-   its products q, q + L, ... in order; the xor butterfly), so the two kernels give the same bits */
-template <int U, bool CHECK, typename V>
-__device__ __forceinline__ void StageRound(const Dev &D, const Cols16<true> &K, const PetscScalar *__restrict__ x, int tshift, unsigned j0, unsigned s, unsigned e, PetscScalar *__restrict__ P)
-{
-  const V *__restrict__ a = Vals<V>(D);
+/* dcsr's row kernel staged (segsum.h, "The row kernel staged"). A warp takes cpw consecutive chunks of R = 32/L rows;
+   chunk c's rows hold the nonzeros [s, e). Lane l loads, gathers and multiplies entries s + l + 32 k, U rounds of the
+   warp (a batch) at a time, and the products go to the warp's shared memory P[0 .. e - s); then lane q of row i sums
+   row i's products q, q + L, ... in order and the xor butterfly joins the L sums, as RowKernel16 does: the two kernels
+   give the same bits. The loads run one batch ahead of the gathers, across chunk boundaries too (the next chunk's row
+   offsets are loaded one chunk ahead), so that a warp always has a batch's matrix bytes in flight. */
+template <int U, typename V>
+struct StageRaw { /* one batch's loads: offsets, tile bases, values */
   unsigned short o[U];
-  int            b[U], c[U];
+  int            b[U];
   V              v[U];
+};
+template <int U, typename V>
+__device__ __forceinline__ void StageLoad(const Dev &D, const Cols16<true> &K, int tshift, unsigned j0, unsigned e, StageRaw<U, V> &r)
+{
 #pragma unroll
   for (int k = 0; k < U; k++) {
     const unsigned j = j0 + (unsigned)(k * kW);
-    if (!CHECK || j < e) {
-      o[k] = __ldcs(K.off + j);
-      b[k] = __ldg(K.base + (j >> tshift));
-      v[k] = spmv::Ldcs(a + j);
+    if (j < e) {
+      r.o[k] = __ldcs(K.off + j);
+      r.b[k] = __ldg(K.base + (j >> tshift));
+      r.v[k] = spmv::Ldcs(Vals<V>(D) + j);
     }
   }
+}
+template <int U, typename V>
+__device__ __forceinline__ void StageStore(const Dev &D, const PetscScalar *__restrict__ x, unsigned j0, unsigned s, unsigned e, const StageRaw<U, V> &r, PetscScalar *__restrict__ P)
+{
+  int c[U];
 #pragma unroll
   for (int k = 0; k < U; k++) {
     const unsigned j = j0 + (unsigned)(k * kW);
-    if (!CHECK || j < e) c[k] = b[k] >= 0 ? b[k] + (int)o[k] : __ldcs(D.cj + j);
+    if (j < e) c[k] = r.b[k] >= 0 ? r.b[k] + (int)r.o[k] : __ldcs(D.cj + j);
   }
 #pragma unroll
   for (int k = 0; k < U; k++) {
     const unsigned j = j0 + (unsigned)(k * kW);
-    if (!CHECK || j < e) P[j - s] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), spmv::Ldg(x + c[k]));
+    if (j < e) P[j - s] = spmv::MulRn(spmv::Widen<PetscScalar>(r.v[k]), spmv::Ldg(x + c[k]));
   }
 }
 
-template <int L, typename V, bool ADD>
-__global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift, int cap)
+template <int L, int U, typename V, bool ADD>
+__global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift, int cap, int cpw)
 {
-  constexpr int R = kW / L, U = kStageUnroll;
+  constexpr int      R = kW / L;
+  constexpr unsigned B = U * kW; /* a batch */
   extern __shared__ __align__(16) unsigned char smem[];
-  const int     lane = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
-  const int64_t r0   = ((int64_t)blockIdx.x * kStageWarps + wib) * R;
-  if (r0 >= D.m) return; /* whole warps leave together */
-  PetscScalar *__restrict__ P   = reinterpret_cast<PetscScalar *>(smem) + (std::size_t)wib * (std::size_t)cap;
-  const int64_t             row = r0 + lane / L;
-  const bool                has = row < D.m;
-  const unsigned            rs = has ? (unsigned)__ldg(D.rp + row) : 0u, re = has ? (unsigned)__ldg(D.rp + row + 1) : 0u;
-  const unsigned            s = __shfl_sync(kFull, rs, 0), e = __shfl_sync(kFull, re, (int)(min((int64_t)R, D.m - r0) - 1) * L);
-  unsigned                  j0 = s + (unsigned)lane;
-  for (; j0 + (unsigned)((U - 1) * kW) < e; j0 += U * kW) StageRound<U, false, V>(D, K, x, tshift, j0, s, e, P);
-  if (j0 < e) StageRound<U, true, V>(D, K, x, tshift, j0, s, e, P);
-  __syncwarp();
-  PetscScalar acc = 0.0;
-  if (has)
-    for (unsigned j = rs - s + (unsigned)(lane % L); j < re - s; j += L) acc = spmv::AddRn(acc, P[j]);
+  const int          lane = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
+  const int64_t      nchunks = ((int64_t)D.m + R - 1) / R, g = (int64_t)blockIdx.x * kStageWarps + wib;
+  int64_t            c = g * cpw;
+  const int64_t      cend = min(c + cpw, nchunks);
+  if (c >= cend) return; /* whole warps leave together */
+  PetscScalar *__restrict__ P = reinterpret_cast<PetscScalar *>(smem) + (std::size_t)wib * (std::size_t)cap;
+  /* the lane's row of a chunk; a row past the matrix reads rp[m] twice (an empty row at its end), so that the chunk's
+     nonzeros end at lane 31's re */
+  auto offsets = [&](int64_t cc, unsigned &rs, unsigned &re) {
+    const int64_t r = min(cc * R + lane / L, (int64_t)D.m);
+    rs              = (unsigned)__ldg(D.rp + r);
+    re              = (unsigned)__ldg(D.rp + min(r + 1, (int64_t)D.m));
+  };
+  unsigned rs, re;
+  offsets(c, rs, re);
+  unsigned          s = __shfl_sync(kFull, rs, 0), e = __shfl_sync(kFull, re, kW - 1);
+  StageRaw<U, V>    cur, nxt;
+  bool              have = false; /* cur holds chunk c's first batch, loaded ahead */
+  for (;;) {
+    const bool more = c + 1 < cend;
+    unsigned   nrs = 0, nre = 0;
+    if (more) offsets(c + 1, nrs, nre); /* one chunk ahead */
+    if (!have) StageLoad<U, V>(D, K, tshift, s + (unsigned)lane, e, cur);
+    have = false;
+    for (unsigned b0 = s; b0 < e; b0 += B) { /* warp-uniform */
+      if (b0 + B < e) StageLoad<U, V>(D, K, tshift, b0 + B + (unsigned)lane, e, nxt);
+      else if (more) { /* the next chunk's first batch */
+        const unsigned ns = __shfl_sync(kFull, nrs, 0), ne = __shfl_sync(kFull, nre, kW - 1);
+        StageLoad<U, V>(D, K, tshift, ns + (unsigned)lane, ne, nxt);
+        have = true;
+      }
+      StageStore<U, V>(D, x, b0 + (unsigned)lane, s, e, cur, P);
+      cur = nxt;
+    }
+    __syncwarp();
+    { /* the chunk's rows: lane q of a row sums its products q, q + L, ... in order */
+      PetscScalar    acc = 0.0;
+      const unsigned hi  = re - s;
+      unsigned       j   = rs - s + (unsigned)(lane % L);
+      for (; j + 3 * L < hi; j += 4 * L) {
+        const PetscScalar p0 = P[j], p1 = P[j + L], p2 = P[j + 2 * L], p3 = P[j + 3 * L];
+        acc = spmv::AddRn(spmv::AddRn(spmv::AddRn(spmv::AddRn(acc, p0), p1), p2), p3);
+      }
+      for (; j < hi; j += L) acc = spmv::AddRn(acc, P[j]);
 #pragma unroll
-  for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
-  if (has && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
+      for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
+      const int64_t row = c * R + lane / L;
+      if (row < D.m && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
+    }
+    if (!more) break;
+    __syncwarp(); /* the sums have read P */
+    c++;
+    rs = nrs, re = nre;
+    s = __shfl_sync(kFull, rs, 0), e = __shfl_sync(kFull, re, kW - 1);
+  }
 }
 
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
@@ -962,45 +1008,53 @@ PetscErrorCode LaunchRowsV(int lanes, const Dev &D, const Cols16<true> &K, int t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dcsr's staged row kernel: kStageWarps warps a block, a warp R = 32/L rows and cap products in shared memory */
-template <int L, typename V>
-PetscErrorCode LaunchStaged(const Dev &D, const Cols16<true> &K, int tshift, int cap, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+/* dcsr's staged row kernel: kStageWarps warps a block, a warp cpw chunks of R = 32/L rows and cap products in shared memory */
+template <int L, int U, typename V>
+PetscErrorCode LaunchStaged(const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
-  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L);
-  const unsigned    blocks = (unsigned)((chunks + kStageWarps - 1) / kStageWarps);
+  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L), warps = (chunks + cpw - 1) / cpw;
+  const unsigned    blocks = (unsigned)((warps + kStageWarps - 1) / kStageWarps);
   const std::size_t shmem  = (std::size_t)kStageWarps * (std::size_t)cap * sizeof(PetscScalar);
-  if (add) StagedRowKernel16<L, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap);
-  else StagedRowKernel16<L, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap);
+  if (add) StagedRowKernel16<L, U, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap, cpw);
+  else StagedRowKernel16<L, U, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap, cpw);
   SpMVCheckLaunch();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-template <typename V>
-PetscErrorCode LaunchStagedV(int lanes, const Dev &D, const Cols16<true> &K, int tshift, int cap, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+template <int U, typename V>
+PetscErrorCode LaunchStagedU(int lanes, const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
   switch (lanes) {
   case 1:
-    PetscCall((LaunchStaged<1, V>(D, K, tshift, cap, x, y, add, s)));
+    PetscCall((LaunchStaged<1, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
     break;
   case 2:
-    PetscCall((LaunchStaged<2, V>(D, K, tshift, cap, x, y, add, s)));
+    PetscCall((LaunchStaged<2, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
     break;
   case 4:
-    PetscCall((LaunchStaged<4, V>(D, K, tshift, cap, x, y, add, s)));
+    PetscCall((LaunchStaged<4, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
     break;
   case 8:
-    PetscCall((LaunchStaged<8, V>(D, K, tshift, cap, x, y, add, s)));
+    PetscCall((LaunchStaged<8, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
     break;
   case 16:
-    PetscCall((LaunchStaged<16, V>(D, K, tshift, cap, x, y, add, s)));
+    PetscCall((LaunchStaged<16, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
     break;
   case 32:
-    PetscCall((LaunchStaged<32, V>(D, K, tshift, cap, x, y, add, s)));
+    PetscCall((LaunchStaged<32, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
     break;
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: %d lanes a row not compiled (staged)", lanes);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+template <typename V>
+PetscErrorCode LaunchStagedV(int lanes, int unroll, const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  if (unroll == 8) PetscCall((LaunchStagedU<8, V>(lanes, D, K, tshift, cap, cpw, x, y, add, s)));
+  else PetscCall((LaunchStagedU<4, V>(lanes, D, K, tshift, cap, cpw, x, y, add, s)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1050,6 +1104,9 @@ public:
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel (1, 2, 4, 8, 16 or 32; below 8 staged only), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_unroll", "The staged row kernel: rounds of the warp's loads a batch (4 or 8)", "MatSetType", opt.stageunroll, &opt.stageunroll, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_chunks", "The staged row kernel: chunks of 32/L rows a warp", "MatSetType", opt.stagecpw, &opt.stagecpw, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_bytes", "The staged row kernel: shared memory a warp at most (chooses the lanes a row)", "MatSetType", opt.stagebytes, &opt.stagebytes, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage", "The row kernel staged: a warp's 32/L rows loaded as one coalesced stretch, their products summed from shared memory (1: wherever the rows fit, with the fewest lanes a row that fit unless -mat_dcsr_row_lanes says; 0: never; -1: by the rule)", "MatSetType", opt.stage, &opt.stage, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
@@ -1259,8 +1316,8 @@ public:
     if (st.rowlanes) {
       const int tshift = std::countr_zero((unsigned)(kW * st.T)); /* log2 of the tile, W*T */
       if (st.staged) {
-        if (dsingle) PetscCall(LaunchStagedV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, (int)st.stagecap, x, y, add, s));
-        else PetscCall(LaunchStagedV<PetscScalar>(st.rowlanes, dev, k16, tshift, (int)st.stagecap, x, y, add, s));
+        if (dsingle) PetscCall(LaunchStagedV<SpMVSingleScalar>(st.rowlanes, (int)opt.stageunroll, dev, k16, tshift, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
+        else PetscCall(LaunchStagedV<PetscScalar>(st.rowlanes, (int)opt.stageunroll, dev, k16, tshift, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
       } else if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       else PetscCall(LaunchRowsV<PetscScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       PetscFunctionReturn(PETSC_SUCCESS);

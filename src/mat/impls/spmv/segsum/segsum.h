@@ -83,6 +83,7 @@
 
 constexpr int kSegSumW        = 32; /* lanes per warp (the paper's W) */
 constexpr int kSegSumShortRun = 32; /* fix-up: runs of at most this many slots are summed by one thread */
+constexpr int kSegSumStageBytes = 12288; /* the staged row kernel: shared memory a warp at most (4 warps a block: 48 KB) */
 
 /* Defaults: the paper's NVIDIA double-precision values (T = 4, S = 7, B = 5), which were also the fastest
    of the configurations measured on the H200 (bench/results/segsum-h200-*) */
@@ -94,6 +95,9 @@ struct SegSumOptions {
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 1, 2, ..., 32 (below 8 staged only); 0 the tiles; -1 from the rows */
   PetscInt  stage     = -1;          /* dcsr: the row kernel staged through shared memory: 1 where it fits, 0 never, -1 by the rule */
+  PetscInt  stageunroll = 4;         /* dcsr, staged: rounds of the warp's loads a batch (4 or 8) */
+  PetscInt  stagecpw    = 4;         /* dcsr, staged: chunks a warp */
+  PetscInt  stagebytes  = kSegSumStageBytes; /* dcsr, staged: shared memory a warp at most */
   PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
@@ -101,7 +105,6 @@ constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow
 constexpr int     kSegSumRowUnroll = 4;  /* the row kernel: entries a lane loads before it sums them */
 constexpr double  kSegSumRowMin    = 96; /* the row kernel by default from this many nonzeros a row on average ... */
 constexpr double  kSegSumRowSkew   = 4;  /* ... and no row longer than this times the average */
-constexpr int     kSegSumStageBytes = 12288; /* the staged row kernel: shared memory a warp at most (4 warps a block: 48 KB) */
 constexpr int     kSegSumLaneCounts = 6;     /* L = 1, 2, 4, 8, 16, 32 lanes a row: index log2(L) */
 
 /* The row chunks of the staged row kernel, for each L (index log2 L): chunk c holds the R = 32/L rows [c R, c R + R) */

@@ -11,6 +11,9 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
   PetscCheck(o.rowlanes >= -1 && o.rowlanes <= 32 && (o.rowlanes <= 0 || !(o.rowlanes & (o.rowlanes - 1))), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 1, 2, 4, 8, 16 or 32", o.name, o.rowlanes);
   PetscCheck(o.stage >= -1 && o.stage <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage %" PetscInt_FMT " must be -1 (by the rule), 0 (never) or 1 (where the rows fit)", o.name, o.stage);
+  PetscCheck(o.stageunroll == 4 || o.stageunroll == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_unroll %" PetscInt_FMT " must be 4 or 8", o.name, o.stageunroll);
+  PetscCheck(o.stagecpw >= 1 && o.stagecpw <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_chunks %" PetscInt_FMT " must be in [1, 1024]", o.name, o.stagecpw);
+  PetscCheck(o.stagebytes >= 256 && o.stagebytes <= kSegSumStageBytes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_bytes %" PetscInt_FMT " must be in [256, %d]", o.name, o.stagebytes, kSegSumStageBytes);
   PetscCheck(!(o.stage == 0 && o.rowlanes > 0 && o.rowlanes < 8), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_%s_row_lanes %" PetscInt_FMT ": fewer than 8 lanes a row only staged (-mat_%s_row_stage 0 forbids it)", o.name, o.rowlanes, o.name);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -35,7 +38,7 @@ void SegSumChunkStatsHost(const PetscInt *rp, int64_t m, SegSumChunkStats *c)
 /* segsum.h, "dcsr's row kernel" and "The row kernel staged": which kernel, how many lanes a row, staged or not */
 void SegSumRowKernel(const SegSumOptions &o, SegSumStats *st)
 {
-  const int64_t cap = kSegSumStageBytes / (int64_t)sizeof(PetscScalar);
+  const int64_t cap = (int64_t)o.stagebytes / (int64_t)sizeof(PetscScalar);
   auto          fits = [&](int L) { return st->chunk.maxnnz[__builtin_ctz((unsigned)L)] <= cap; };
   int           L = 0;
   bool          staged = false;
