@@ -397,13 +397,13 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
             int            want = !c16 || lanes == 0 || !A.Nnz() ? 0 : lanes > 0 ? (int)lanes : mean >= 96 && maxrow <= 4 * mean ? 32 : 0;
             bool           wstaged = false;
             if (want && lanes > 0 && (lanes < 8 || stage == 1)) {
-              wstaged = chunkmax(want) <= cap;
+              wstaged = SegSumStageRing(chunkmax(want), 4) <= cap;
               if (!wstaged && want < 8) want = 0;
             }
             if (c16 && lanes == -1 && stage == 1 && A.Nnz()) {
               want = 0;
               for (int l = 1; l <= 32 && !want; l <<= 1)
-                if (chunkmax(l) <= cap) want = l;
+                if (SegSumStageRing(chunkmax(l), 4) <= cap) want = l;
               wstaged = want > 0;
             }
             Check(st.rowlanes == want && st.staged == wstaged && st.maxrow == (c16 ? maxrow : 0), "row lanes %d staged %d (longest row %lld), expected %d, %d (%lld)", st.rowlanes, (int)st.staged, (long long)st.maxrow, want, (int)wstaged, (long long)maxrow);

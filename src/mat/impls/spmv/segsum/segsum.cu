@@ -601,49 +601,43 @@ __global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const Pe
   if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
 }
 
-/* dcsr's row kernel staged (segsum.h, "The row kernel staged"). A warp takes cpw consecutive chunks of R = 32/L rows;
-   chunk c's rows hold the nonzeros [s, e). Lane l loads, gathers and multiplies entries s + l + 32 k, U rounds of the
-   warp (a batch) at a time, and the products go to the warp's shared memory P[0 .. e - s); then lane q of row i sums
-   row i's products q, q + L, ... in order and the xor butterfly joins the L sums, as RowKernel16 does: the two kernels
-   give the same bits. The loads run one batch ahead of the gathers, across chunk boundaries too (the next chunk's row
-   offsets are loaded one chunk ahead), so that a warp always has a batch's matrix bytes in flight. */
+/* dcsr's row kernel staged (segsum.h, "The row kernel staged"). A warp takes cpw consecutive chunks of R = 32/L rows
+   and streams their nonzeros [S, E) in batches of U rounds of the warp: lane l loads, gathers and multiplies entries
+   b0 + l + 32 k, and the products go to the warp's ring in shared memory (P[j & mask], mask + 1 >= the largest chunk
+   plus a batch, so a chunk's products stay until it is summed). After each batch every chunk that it completed is
+   summed: lane q of row i sums row i's products q, q + L, ... in order and the xor butterfly joins the L sums, as
+   RowKernel16 does (the two kernels give the same bits). The batches run through the chunks' boundaries: only the
+   warp's first and last batch are partly filled. */
 template <int U, typename V>
-struct StageRaw { /* one batch's loads: offsets, tile bases, values */
-  unsigned short o[U];
-  int            b[U];
-  V              v[U];
-};
-template <int U, typename V>
-__device__ __forceinline__ void StageLoad(const Dev &D, const Cols16<true> &K, int tshift, unsigned j0, unsigned e, StageRaw<U, V> &r)
+__device__ __forceinline__ void StageBatch(const Dev &D, const Cols16<true> &K, const PetscScalar *__restrict__ x, int tshift, unsigned j0, unsigned e, unsigned mask, PetscScalar *__restrict__ P)
 {
+  const V *__restrict__ a = Vals<V>(D);
+  unsigned short o[U];
+  int            b[U], c[U];
+  V              v[U];
 #pragma unroll
   for (int k = 0; k < U; k++) {
     const unsigned j = j0 + (unsigned)(k * kW);
     if (j < e) {
-      r.o[k] = __ldcs(K.off + j);
-      r.b[k] = __ldg(K.base + (j >> tshift));
-      r.v[k] = spmv::Ldcs(Vals<V>(D) + j);
+      o[k] = __ldcs(K.off + j);
+      b[k] = __ldg(K.base + (j >> tshift));
+      v[k] = spmv::Ldcs(a + j);
     }
   }
-}
-template <int U, typename V>
-__device__ __forceinline__ void StageStore(const Dev &D, const PetscScalar *__restrict__ x, unsigned j0, unsigned s, unsigned e, const StageRaw<U, V> &r, PetscScalar *__restrict__ P)
-{
-  int c[U];
 #pragma unroll
   for (int k = 0; k < U; k++) {
     const unsigned j = j0 + (unsigned)(k * kW);
-    if (j < e) c[k] = r.b[k] >= 0 ? r.b[k] + (int)r.o[k] : __ldcs(D.cj + j);
+    if (j < e) c[k] = b[k] >= 0 ? b[k] + (int)o[k] : __ldcs(D.cj + j);
   }
 #pragma unroll
   for (int k = 0; k < U; k++) {
     const unsigned j = j0 + (unsigned)(k * kW);
-    if (j < e) P[j - s] = spmv::MulRn(spmv::Widen<PetscScalar>(r.v[k]), spmv::Ldg(x + c[k]));
+    if (j < e) P[j & mask] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), spmv::Ldg(x + c[k]));
   }
 }
 
 template <int L, int U, typename V, bool ADD>
-__global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift, int cap, int cpw)
+__global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift, int ring, int cpw)
 {
   constexpr int      R = kW / L;
   constexpr unsigned B = U * kW; /* a batch */
@@ -653,55 +647,57 @@ __global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev 
   int64_t            c = g * cpw;
   const int64_t      cend = min(c + cpw, nchunks);
   if (c >= cend) return; /* whole warps leave together */
-  PetscScalar *__restrict__ P = reinterpret_cast<PetscScalar *>(smem) + (std::size_t)wib * (std::size_t)cap;
-  /* the lane's row of a chunk; a row past the matrix reads rp[m] twice (an empty row at its end), so that the chunk's
-     nonzeros end at lane 31's re */
+  PetscScalar *__restrict__ P    = reinterpret_cast<PetscScalar *>(smem) + (std::size_t)wib * (std::size_t)ring;
+  const unsigned            mask = (unsigned)ring - 1;
+  /* the lane's row of a chunk; a row past the matrix reads rp[m] twice (empty), so a chunk ends at lane 31's re */
   auto offsets = [&](int64_t cc, unsigned &rs, unsigned &re) {
     const int64_t r = min(cc * R + lane / L, (int64_t)D.m);
     rs              = (unsigned)__ldg(D.rp + r);
     re              = (unsigned)__ldg(D.rp + min(r + 1, (int64_t)D.m));
   };
-  unsigned rs, re;
-  offsets(c, rs, re);
-  unsigned          s = __shfl_sync(kFull, rs, 0), e = __shfl_sync(kFull, re, kW - 1);
-  StageRaw<U, V>    cur, nxt;
-  bool              have = false; /* cur holds chunk c's first batch, loaded ahead */
-  for (;;) {
-    const bool more = c + 1 < cend;
-    unsigned   nrs = 0, nre = 0;
-    if (more) offsets(c + 1, nrs, nre); /* one chunk ahead */
-    if (!have) StageLoad<U, V>(D, K, tshift, s + (unsigned)lane, e, cur);
-    have = false;
-    for (unsigned b0 = s; b0 < e; b0 += B) { /* warp-uniform */
-      if (b0 + B < e) StageLoad<U, V>(D, K, tshift, b0 + B + (unsigned)lane, e, nxt);
-      else if (more) { /* the next chunk's first batch */
-        const unsigned ns = __shfl_sync(kFull, nrs, 0), ne = __shfl_sync(kFull, nre, kW - 1);
-        StageLoad<U, V>(D, K, tshift, ns + (unsigned)lane, ne, nxt);
-        have = true;
-      }
-      StageStore<U, V>(D, x, b0 + (unsigned)lane, s, e, cur, P);
-      cur = nxt;
+  /* chunk c summed: its products are in P */
+  auto sum = [&](int64_t cc, unsigned rs, unsigned re) {
+    PetscScalar acc = 0.0;
+    unsigned    j   = rs + (unsigned)(lane % L);
+    for (; j + 3 * L < re; j += 4 * L) {
+      const PetscScalar p0 = P[j & mask], p1 = P[(j + L) & mask], p2 = P[(j + 2 * L) & mask], p3 = P[(j + 3 * L) & mask];
+      acc = spmv::AddRn(spmv::AddRn(spmv::AddRn(spmv::AddRn(acc, p0), p1), p2), p3);
     }
-    __syncwarp();
-    { /* the chunk's rows: lane q of a row sums its products q, q + L, ... in order */
-      PetscScalar    acc = 0.0;
-      const unsigned hi  = re - s;
-      unsigned       j   = rs - s + (unsigned)(lane % L);
-      for (; j + 3 * L < hi; j += 4 * L) {
-        const PetscScalar p0 = P[j], p1 = P[j + L], p2 = P[j + 2 * L], p3 = P[j + 3 * L];
-        acc = spmv::AddRn(spmv::AddRn(spmv::AddRn(spmv::AddRn(acc, p0), p1), p2), p3);
-      }
-      for (; j < hi; j += L) acc = spmv::AddRn(acc, P[j]);
+    for (; j < re; j += L) acc = spmv::AddRn(acc, P[j & mask]);
 #pragma unroll
-      for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
-      const int64_t row = c * R + lane / L;
-      if (row < D.m && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
+    for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
+    const int64_t row = cc * R + lane / L;
+    if (row < D.m && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
+  };
+  unsigned rs, re, nrs = 0, nre = 0, ignore;
+  offsets(c, rs, re);
+  if (c + 1 < cend) offsets(c + 1, nrs, nre);
+  const unsigned S = __shfl_sync(kFull, rs, 0);
+  unsigned       E, ce = __shfl_sync(kFull, re, kW - 1); /* the open chunk's end */
+  {
+    unsigned lr, le;
+    offsets(cend - 1, lr, le);
+    E = __shfl_sync(kFull, le, kW - 1);
+    (void)lr;
+  }
+  (void)ignore;
+  for (unsigned b0 = S; b0 < E; b0 += B) { /* warp-uniform */
+    StageBatch<U, V>(D, K, x, tshift, b0 + (unsigned)lane, E, mask, P);
+    __syncwarp();
+    const unsigned bend = min(b0 + B, E);
+    while (c < cend && ce <= bend) { /* every chunk this batch completed */
+      sum(c, rs, re);
+      c++;
+      rs = nrs, re = nre;
+      ce = __shfl_sync(kFull, re, kW - 1);
+      if (c + 1 < cend) offsets(c + 1, nrs, nre);
     }
-    if (!more) break;
-    __syncwarp(); /* the sums have read P */
-    c++;
+    __syncwarp(); /* the sums have read P before the next batch writes it */
+  }
+  for (; c < cend; c++) { /* empty chunks at the end (or a warp without nonzeros) */
+    sum(c, rs, re);
     rs = nrs, re = nre;
-    s = __shfl_sync(kFull, rs, 0), e = __shfl_sync(kFull, re, kW - 1);
+    if (c + 2 < cend) offsets(c + 2, nrs, nre);
   }
 }
 
@@ -1008,16 +1004,26 @@ PetscErrorCode LaunchRowsV(int lanes, const Dev &D, const Cols16<true> &K, int t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dcsr's staged row kernel: kStageWarps warps a block, a warp cpw chunks of R = 32/L rows and cap products in shared memory */
+/* dcsr's staged row kernel: kStageWarps warps a block, a warp cpw chunks of R = 32/L rows, a ring of the smallest power
+   of two >= cap + a batch products in shared memory */
 template <int L, int U, typename V>
 PetscErrorCode LaunchStaged(const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
 {
   PetscFunctionBegin;
-  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L), warps = (chunks + cpw - 1) / cpw;
-  const unsigned    blocks = (unsigned)((warps + kStageWarps - 1) / kStageWarps);
-  const std::size_t shmem  = (std::size_t)kStageWarps * (std::size_t)cap * sizeof(PetscScalar);
-  if (add) StagedRowKernel16<L, U, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap, cpw);
-  else StagedRowKernel16<L, U, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, cap, cpw);
+  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L);
+  const int         ring   = (int)SegSumStageRing(cap, U);
+  const std::size_t shmem  = (std::size_t)kStageWarps * (std::size_t)ring * sizeof(PetscScalar);
+  if (cpw <= 0) { /* two waves of the warps the device holds at once */
+    int dev, sms, nb = 0;
+    PetscCallCUDA(cudaGetDevice(&dev));
+    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, StagedRowKernel16<L, U, V, false>, kStageWarps * kW, shmem));
+    cpw = (int)std::max<int64_t>(1, (chunks + 2 * (int64_t)std::max(nb, 1) * sms * kStageWarps - 1) / (2 * (int64_t)std::max(nb, 1) * sms * kStageWarps));
+  }
+  const int64_t  warps  = (chunks + cpw - 1) / cpw;
+  const unsigned blocks = (unsigned)((warps + kStageWarps - 1) / kStageWarps);
+  if (add) StagedRowKernel16<L, U, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, ring, cpw);
+  else StagedRowKernel16<L, U, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, ring, cpw);
   SpMVCheckLaunch();
   PetscFunctionReturn(PETSC_SUCCESS);
 }

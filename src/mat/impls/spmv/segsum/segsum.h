@@ -96,7 +96,7 @@ struct SegSumOptions {
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 1, 2, ..., 32 (below 8 staged only); 0 the tiles; -1 from the rows */
   PetscInt  stage     = -1;          /* dcsr: the row kernel staged through shared memory: 1 where it fits, 0 never, -1 by the rule */
   PetscInt  stageunroll = 4;         /* dcsr, staged: rounds of the warp's loads a batch (4 or 8) */
-  PetscInt  stagecpw    = 4;         /* dcsr, staged: chunks a warp */
+  PetscInt  stagecpw    = 0;         /* dcsr, staged: chunks a warp (0: two waves of the warps the device holds at once) */
   PetscInt  stagebytes  = kSegSumStageBytes; /* dcsr, staged: shared memory a warp at most */
   PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
@@ -169,6 +169,13 @@ struct SegSumHostLayout {
   mutable std::vector<PetscScalar> sval; /* scratch of the host executor */
 };
 
+/* dcsr, staged: the products a warp's ring holds (a power of two: the largest chunk plus a batch of U rounds) */
+inline int64_t SegSumStageRing(int64_t maxnnz, int64_t unroll)
+{
+  int64_t r = 1;
+  while (r < maxnnz + 32 * unroll) r *= 2;
+  return r;
+}
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &);
 /* dcsr: the chunk statistics of the m rows of rp (host) */
 void SegSumChunkStatsHost(const PetscInt *rp, int64_t m, SegSumChunkStats *);

@@ -12,7 +12,7 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscCheck(o.rowlanes >= -1 && o.rowlanes <= 32 && (o.rowlanes <= 0 || !(o.rowlanes & (o.rowlanes - 1))), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 1, 2, 4, 8, 16 or 32", o.name, o.rowlanes);
   PetscCheck(o.stage >= -1 && o.stage <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage %" PetscInt_FMT " must be -1 (by the rule), 0 (never) or 1 (where the rows fit)", o.name, o.stage);
   PetscCheck(o.stageunroll == 4 || o.stageunroll == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_unroll %" PetscInt_FMT " must be 4 or 8", o.name, o.stageunroll);
-  PetscCheck(o.stagecpw >= 1 && o.stagecpw <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_chunks %" PetscInt_FMT " must be in [1, 1024]", o.name, o.stagecpw);
+  PetscCheck(o.stagecpw >= 0 && o.stagecpw <= 4096, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_chunks %" PetscInt_FMT " must be in [0, 4096]", o.name, o.stagecpw);
   PetscCheck(o.stagebytes >= 256 && o.stagebytes <= kSegSumStageBytes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_bytes %" PetscInt_FMT " must be in [256, %d]", o.name, o.stagebytes, kSegSumStageBytes);
   PetscCheck(!(o.stage == 0 && o.rowlanes > 0 && o.rowlanes < 8), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_%s_row_lanes %" PetscInt_FMT ": fewer than 8 lanes a row only staged (-mat_%s_row_stage 0 forbids it)", o.name, o.rowlanes, o.name);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -39,7 +39,7 @@ void SegSumChunkStatsHost(const PetscInt *rp, int64_t m, SegSumChunkStats *c)
 void SegSumRowKernel(const SegSumOptions &o, SegSumStats *st)
 {
   const int64_t cap = (int64_t)o.stagebytes / (int64_t)sizeof(PetscScalar);
-  auto          fits = [&](int L) { return st->chunk.maxnnz[__builtin_ctz((unsigned)L)] <= cap; };
+  auto          fits = [&](int L) { return SegSumStageRing(st->chunk.maxnnz[__builtin_ctz((unsigned)L)], o.stageunroll) <= cap; };
   int           L = 0;
   bool          staged = false;
 
