@@ -701,6 +701,125 @@ __global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev 
   }
 }
 
+/* dcsr's row kernel staged, the streams copied ahead (cp.async): as StagedRowKernel16, but the warp walks its nonzeros
+   tile by tile (dcsr's 128-nonzero tiles, aligned) and the tiles' values and 16-bit offsets are copied into shared
+   memory kDepth - 1 tiles ahead by the asynchronous copy (cp.async, 16 bytes a lane, no registers held while they
+   travel); a lane then reads its entries l + 32 k of the tile from shared memory, gathers x, and stores the products in
+   the ring as before. The tile's base is one value for the warp. */
+constexpr int kStageDepth = 3; /* tiles of the streams in shared memory a warp: kStageDepth - 1 in flight */
+template <typename V>
+struct StageTile {
+  V              v[128];
+  unsigned short o[128];
+};
+__device__ __forceinline__ void CopyAsync16(void *dst, const void *src, int bytes)
+{
+  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+}
+template <typename V>
+__device__ __forceinline__ void CopyTile(const Dev &D, const Cols16<true> &K, unsigned t, int lane, StageTile<V> *slot)
+{
+  constexpr int  epc = 16 / (int)sizeof(V), nvc = 128 / epc; /* entries a 16-byte chunk, value chunks a tile */
+  const V *__restrict__ a = Vals<V>(D);
+  const unsigned nnz = (unsigned)D.nnz, e0 = t * 128u;
+#pragma unroll
+  for (int c = lane; c < nvc; c += kW) {
+    const unsigned first = e0 + (unsigned)(c * epc);
+    const int      bytes = first >= nnz ? 0 : (int)(min((unsigned)epc, nnz - first) * sizeof(V));
+    CopyAsync16(slot->v + c * epc, a + (first >= nnz ? 0 : first), bytes); /* past the end: zero bytes from a valid address */
+  }
+  if (lane < 16) CopyAsync16(slot->o + lane * 8, K.off + e0 + (unsigned)lane * 8, 16); /* the offsets are padded to whole tiles */
+}
+
+template <int L, typename V, bool ADD>
+__global__ void __launch_bounds__(kStageWarps * kW) StagedTileKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int ring, int cpw)
+{
+  constexpr int R = kW / L;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const int     lane = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
+  const int64_t nchunks = ((int64_t)D.m + R - 1) / R, g = (int64_t)blockIdx.x * kStageWarps + wib;
+  int64_t       c = g * cpw;
+  const int64_t cend = min(c + cpw, nchunks);
+  if (c >= cend) return; /* whole warps leave together */
+  StageTile<V> *tiles = reinterpret_cast<StageTile<V> *>(smem + (std::size_t)wib * ((std::size_t)kStageDepth * sizeof(StageTile<V>) + (std::size_t)ring * sizeof(PetscScalar)));
+  PetscScalar *__restrict__ P    = reinterpret_cast<PetscScalar *>(tiles + kStageDepth);
+  const unsigned            mask = (unsigned)ring - 1;
+  auto offsets = [&](int64_t cc, unsigned &rs, unsigned &re) {
+    const int64_t r = min(cc * R + lane / L, (int64_t)D.m);
+    rs              = (unsigned)__ldg(D.rp + r);
+    re              = (unsigned)__ldg(D.rp + min(r + 1, (int64_t)D.m));
+  };
+  auto sum = [&](int64_t cc, unsigned rs, unsigned re) {
+    PetscScalar acc = 0.0;
+    unsigned    j   = rs + (unsigned)(lane % L);
+    for (; j + 3 * L < re; j += 4 * L) {
+      const PetscScalar p0 = P[j & mask], p1 = P[(j + L) & mask], p2 = P[(j + 2 * L) & mask], p3 = P[(j + 3 * L) & mask];
+      acc = spmv::AddRn(spmv::AddRn(spmv::AddRn(spmv::AddRn(acc, p0), p1), p2), p3);
+    }
+    for (; j < re; j += L) acc = spmv::AddRn(acc, P[j & mask]);
+#pragma unroll
+    for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
+    const int64_t row = cc * R + lane / L;
+    if (row < D.m && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
+  };
+  unsigned rs, re, nrs = 0, nre = 0;
+  offsets(c, rs, re);
+  if (c + 1 < cend) offsets(c + 1, nrs, nre);
+  const unsigned S = __shfl_sync(kFull, rs, 0);
+  unsigned       E, ce = __shfl_sync(kFull, re, kW - 1);
+  {
+    unsigned lr, le;
+    offsets(cend - 1, lr, le);
+    E = __shfl_sync(kFull, le, kW - 1);
+    (void)lr;
+  }
+  if (E > S) {
+    const unsigned t0 = S / 128u, t1 = (E - 1) / 128u;
+#pragma unroll
+    for (int d = 0; d < kStageDepth - 1; d++) {
+      if (t0 + d <= t1) CopyTile<V>(D, K, t0 + d, lane, tiles + (t0 + d) % kStageDepth);
+      asm volatile("cp.async.commit_group;" ::: "memory");
+    }
+    int base = __ldg(K.base + t0);
+    for (unsigned t = t0; t <= t1; t++) {
+      asm volatile("cp.async.wait_group %0;" ::"n"(kStageDepth - 2) : "memory");
+      __syncwarp(); /* tile t has landed for every lane; every lane is done with tile t - 1's slot */
+      if (t + kStageDepth - 1 <= t1) CopyTile<V>(D, K, t + kStageDepth - 1, lane, tiles + (t + kStageDepth - 1) % kStageDepth);
+      asm volatile("cp.async.commit_group;" ::: "memory");
+      const int            nbase = t < t1 ? __ldg(K.base + t + 1) : 0;
+      const StageTile<V>  &T     = tiles[t % kStageDepth];
+      const unsigned       w     = t * 128u;
+#pragma unroll
+      for (int k = 0; k < 4; k++) {
+        const int      i = lane + k * kW;
+        const unsigned j = w + (unsigned)i;
+        if (j >= S && j < E) {
+          const int col = base >= 0 ? base + (int)T.o[i] : __ldg(D.cj + j);
+          P[j & mask]   = spmv::MulRn(spmv::Widen<PetscScalar>(T.v[i]), spmv::Ldg(x + col));
+        }
+      }
+      __syncwarp();
+      const unsigned bend = min(w + 128u, E);
+      while (c < cend && ce <= bend) {
+        sum(c, rs, re);
+        c++;
+        rs = nrs, re = nre;
+        ce = __shfl_sync(kFull, re, kW - 1);
+        if (c + 1 < cend) offsets(c + 1, nrs, nre);
+      }
+      __syncwarp();
+      base = nbase;
+    }
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+  }
+  for (; c < cend; c++) {
+    sum(c, rs, re);
+    rs = nrs, re = nre;
+    if (c + 2 < cend) offsets(c + 2, nrs, nre);
+  }
+}
+
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
@@ -1055,6 +1174,56 @@ PetscErrorCode LaunchStagedU(int lanes, const Dev &D, const Cols16<true> &K, int
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+/* the same with the streams copied ahead (StagedTileKernel16) */
+template <int L, typename V>
+PetscErrorCode LaunchStagedTiles(const Dev &D, const Cols16<true> &K, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L);
+  const int         ring   = (int)SegSumStageRing(cap, 4);
+  const std::size_t shmem  = (std::size_t)kStageWarps * ((std::size_t)kStageDepth * sizeof(StageTile<V>) + (std::size_t)ring * sizeof(PetscScalar));
+  if (cpw <= 0) {
+    int dev, sms, nb = 0;
+    PetscCallCUDA(cudaGetDevice(&dev));
+    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, StagedTileKernel16<L, V, false>, kStageWarps * kW, shmem));
+    cpw = (int)std::max<int64_t>(1, (chunks + 2 * (int64_t)std::max(nb, 1) * sms * kStageWarps - 1) / (2 * (int64_t)std::max(nb, 1) * sms * kStageWarps));
+  }
+  const int64_t  warps  = (chunks + cpw - 1) / cpw;
+  const unsigned blocks = (unsigned)((warps + kStageWarps - 1) / kStageWarps);
+  if (add) StagedTileKernel16<L, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, ring, cpw);
+  else StagedTileKernel16<L, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, ring, cpw);
+  SpMVCheckLaunch();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+template <typename V>
+PetscErrorCode LaunchStagedTilesV(int lanes, const Dev &D, const Cols16<true> &K, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
+{
+  PetscFunctionBegin;
+  switch (lanes) {
+  case 1:
+    PetscCall((LaunchStagedTiles<1, V>(D, K, cap, cpw, x, y, add, s)));
+    break;
+  case 2:
+    PetscCall((LaunchStagedTiles<2, V>(D, K, cap, cpw, x, y, add, s)));
+    break;
+  case 4:
+    PetscCall((LaunchStagedTiles<4, V>(D, K, cap, cpw, x, y, add, s)));
+    break;
+  case 8:
+    PetscCall((LaunchStagedTiles<8, V>(D, K, cap, cpw, x, y, add, s)));
+    break;
+  case 16:
+    PetscCall((LaunchStagedTiles<16, V>(D, K, cap, cpw, x, y, add, s)));
+    break;
+  case 32:
+    PetscCall((LaunchStagedTiles<32, V>(D, K, cap, cpw, x, y, add, s)));
+    break;
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: %d lanes a row not compiled (staged)", lanes);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 template <typename V>
 PetscErrorCode LaunchStagedV(int lanes, int unroll, const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
 {
@@ -1110,6 +1279,7 @@ public:
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel (1, 2, 4, 8, 16 or 32; below 8 staged only), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
+    if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_row_stage_async", "The staged row kernel: the tiles' values and offsets copied into shared memory ahead (cp.async)", "MatSetType", opt.stageasync, &opt.stageasync, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_unroll", "The staged row kernel: rounds of the warp's loads a batch (4 or 8)", "MatSetType", opt.stageunroll, &opt.stageunroll, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_chunks", "The staged row kernel: chunks of 32/L rows a warp", "MatSetType", opt.stagecpw, &opt.stagecpw, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_bytes", "The staged row kernel: shared memory a warp at most (chooses the lanes a row)", "MatSetType", opt.stagebytes, &opt.stagebytes, NULL));
@@ -1321,7 +1491,10 @@ public:
     }
     if (st.rowlanes) {
       const int tshift = std::countr_zero((unsigned)(kW * st.T)); /* log2 of the tile, W*T */
-      if (st.staged) {
+      if (st.staged && opt.stageasync && st.T == 4) {
+        if (dsingle) PetscCall(LaunchStagedTilesV<SpMVSingleScalar>(st.rowlanes, dev, k16, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
+        else PetscCall(LaunchStagedTilesV<PetscScalar>(st.rowlanes, dev, k16, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
+      } else if (st.staged) {
         if (dsingle) PetscCall(LaunchStagedV<SpMVSingleScalar>(st.rowlanes, (int)opt.stageunroll, dev, k16, tshift, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
         else PetscCall(LaunchStagedV<PetscScalar>(st.rowlanes, (int)opt.stageunroll, dev, k16, tshift, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
       } else if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));

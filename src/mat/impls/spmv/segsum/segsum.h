@@ -95,6 +95,7 @@ struct SegSumOptions {
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 1, 2, ..., 32 (below 8 staged only); 0 the tiles; -1 from the rows */
   PetscInt  stage     = -1;          /* dcsr: the row kernel staged through shared memory: 1 where it fits, 0 never, -1 by the rule */
+  PetscBool stageasync  = PETSC_TRUE; /* dcsr, staged: the tiles' streams copied ahead into shared memory (cp.async) */
   PetscInt  stageunroll = 4;         /* dcsr, staged: rounds of the warp's loads a batch (4 or 8) */
   PetscInt  stagecpw    = 0;         /* dcsr, staged: chunks a warp (0: two waves of the warps the device holds at once) */
   PetscInt  stagebytes  = kSegSumStageBytes; /* dcsr, staged: shared memory a warp at most */
