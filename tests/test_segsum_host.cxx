@@ -361,66 +361,30 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
       for (bool c16 : {false, true})
       for (PetscInt tile : tiles)
         for (PetscInt S : Ss)
-        for (PetscInt lanes : {-1, 0, 1, 2, 4, 8, 16, 32}) /* dcsr's row kernel: from the rows (-1), off, forced */
-        for (PetscInt stage : {-1, 0, 1}) { /* ... staged by the rule, never, where it fits */
+        for (PetscInt lanes : {-1, 0, 8, 16, 32}) { /* dcsr's row kernel: from the rows (-1), off, forced */
           if (lanes != -1 && (!c16 || S != Ss[0])) continue;
-          if (stage != -1 && (!c16 || S != Ss[0] || tile != 128 || lanes == 0 || (stage == 0 && lanes > 0 && lanes < 8))) continue;
           SegSumOptions o;
           o.tile     = tile;
           o.S        = S;
           o.c16      = c16;
           o.rowlanes = lanes;
-          o.stage    = stage;
           o.name     = c16 ? "dcsr" : "segsum";
           SegSumHostLayout L;
           SegSumStats      st;
           char             ctx[256];
-          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, row lanes %d, stage %d, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, (int)lanes, (int)stage, exact ? "integer" : "real");
+          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, row lanes %d, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, (int)lanes, exact ? "integer" : "real");
           g_context = ctx;
           if (SegSumBuildHostLayout(o, A.View(), &L, &st)) {
             Check(false, "build failed");
             continue;
           }
           if (exact) CheckLayout(A, o, L, st);
-          { /* the kernel: the row kernel where forced, or by default (32 lanes) on rows of >= 96 on average, none over 4
-               times that; staged where forced or below 8 lanes, if a warp's rows fit its shared memory */
+          { /* the kernel: the row kernel where forced, or by default (32 lanes) on rows of >= 96 on average, none over 4 times that */
             PetscInt maxrow = 0;
             for (PetscInt r = 0; r < A.m; r++) maxrow = std::max(maxrow, A.i[r + 1] - A.i[r]);
             const double mean = A.m ? (double)A.Nnz() / A.m : 0.0;
-            /* brute force: the largest chunk of 32/L rows (chunks at multiples of 32/L) */
-            auto chunkmax = [&](int L) {
-              PetscInt mx = 0;
-              for (PetscInt r0 = 0; r0 < A.m; r0 += 32 / L) mx = std::max(mx, A.i[std::min(A.m, r0 + 32 / L)] - A.i[r0]);
-              return mx;
-            };
-            const PetscInt cap = kSegSumStageBytes / (PetscInt)sizeof(PetscScalar);
-            int            want = !c16 || lanes == 0 || !A.Nnz() ? 0 : lanes > 0 ? (int)lanes : mean >= 96 && maxrow <= 4 * mean ? 32 : 0;
-            bool           wstaged = false;
-            if (want && lanes > 0 && (lanes < 8 || stage == 1)) {
-              wstaged = SegSumStageRing(chunkmax(want), 4) <= cap;
-              if (!wstaged && want < 8) want = 0;
-            }
-            if (c16 && lanes == -1 && stage == 1 && A.Nnz()) {
-              want = 0;
-              for (int l = 1; l <= 32 && !want; l <<= 1)
-                if (SegSumStageRing(chunkmax(l), 4) <= cap) want = l;
-              wstaged = want > 0;
-            }
-            Check(st.rowlanes == want && st.staged == wstaged && st.maxrow == (c16 ? maxrow : 0), "row lanes %d staged %d (longest row %lld), expected %d, %d (%lld)", st.rowlanes, (int)st.staged, (long long)st.maxrow, want, (int)wstaged, (long long)maxrow);
-            if (st.staged) Check(st.stagecap == chunkmax(st.rowlanes), "staged: %lld products a warp, expected %lld", (long long)st.stagecap, (long long)chunkmax(st.rowlanes));
-            if (c16) { /* the chunk statistics against a brute-force recomputation */
-              for (int k = 0; k < kSegSumLaneCounts; k++) {
-                const PetscInt L = (PetscInt)1 << k, R = 32 / L;
-                int64_t        it = 0, ro = 0;
-                for (PetscInt r0 = 0; r0 < A.m; r0 += R) {
-                  PetscInt w = 0;
-                  for (PetscInt r = r0; r < std::min(A.m, r0 + R); r++) w = std::max(w, (A.i[r + 1] - A.i[r] + L - 1) / L);
-                  it += w;
-                  ro += (A.i[std::min(A.m, r0 + R)] - A.i[r0] + 31) / 32;
-                }
-                Check(st.chunk.maxnnz[k] == chunkmax((int)L) && st.chunk.iters[k] == it && st.chunk.rounds[k] == ro, "chunk statistics at %d lanes a row", (int)L);
-              }
-            }
+            const int    want = !c16 || lanes == 0 || !A.Nnz() ? 0 : lanes > 0 ? (int)lanes : mean >= 96 && maxrow <= 4 * mean ? 32 : 0;
+            Check(st.rowlanes == want && st.maxrow == (c16 ? maxrow : 0), "row lanes %d (longest row %lld), expected %d (%lld)", st.rowlanes, (long long)st.maxrow, want, (long long)maxrow);
           }
           for (bool add : {false, true}) {
             std::vector<double> y = add ? y0 : std::vector<double>(A.m, NAN);
@@ -437,7 +401,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           cases++;
         }
     }
-    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 1..32 lanes at S 1, staged by the rule, never, where it fits), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
+    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
   }
   (void)cases;
 }
@@ -463,24 +427,12 @@ static void Options()
     o.warps = w;
     Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "warps %d accepted", (int)w);
   }
-  for (PetscInt l : {-2, 3, 6, 12, 64}) {
+  for (PetscInt l : {-2, 1, 2, 3, 4, 12, 64}) {
     o          = SegSumOptions();
     o.rowlanes = l;
     Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "row lanes %d accepted", (int)l);
   }
-  for (PetscInt l : {1, 2, 4, 8, 16, 32}) {
-    o          = SegSumOptions();
-    o.rowlanes = l;
-    Check(!SegSumCheckOptions(o), "row lanes %d refused", (int)l);
-    o.stage = 0;
-    Check(SegSumCheckOptions(o) == (l < 8 ? PETSC_ERR_ARG_INCOMP : PETSC_SUCCESS), "row lanes %d unstaged: %s", (int)l, l < 8 ? "accepted" : "refused");
-  }
-  for (PetscInt g : {-2, 2}) {
-    o       = SegSumOptions();
-    o.stage = g;
-    Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "row stage %d accepted", (int)g);
-  }
-  ReportGroup("options", before, "tile, S, warps, row lanes, row stage ranges");
+  ReportGroup("options", before, "tile, S, warps, row lanes ranges");
 }
 
 /* the matrices with random values as Matrix Market files, and their list as a -matrices argument */

@@ -30,7 +30,6 @@ constexpr unsigned kFull       = 0xffffffffu;
 constexpr int      kW          = kSegSumW;
 constexpr int      kMaxThreads = 256; /* at most 8 warps per block (-mat_segsum_warps_per_block) */
 constexpr int      kAux        = 256; /* threads per block of the build and fix-up kernels */
-constexpr int      kStageWarps = 4;   /* the staged row kernel: warps a block (kSegSumStageBytes each at most: 48 KB) */
 
 /* What the kernels see: the generic type's device CSR and the auxiliary arrays. The values are fp64, or
    fp32 for a single CSR: aa then holds the address of the fp32 array, which Vals<float> converts back (a
@@ -601,225 +600,6 @@ __global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const Pe
   if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
 }
 
-/* dcsr's row kernel staged (segsum.h, "The row kernel staged"). A warp takes cpw consecutive chunks of R = 32/L rows
-   and streams their nonzeros [S, E) in batches of U rounds of the warp: lane l loads, gathers and multiplies entries
-   b0 + l + 32 k, and the products go to the warp's ring in shared memory (P[j & mask], mask + 1 >= the largest chunk
-   plus a batch, so a chunk's products stay until it is summed). After each batch every chunk that it completed is
-   summed: lane q of row i sums row i's products q, q + L, ... in order and the xor butterfly joins the L sums, as
-   RowKernel16 does (the two kernels give the same bits). The batches run through the chunks' boundaries: only the
-   warp's first and last batch are partly filled. */
-template <int U, typename V>
-__device__ __forceinline__ void StageBatch(const Dev &D, const Cols16<true> &K, const PetscScalar *__restrict__ x, int tshift, unsigned j0, unsigned e, unsigned mask, PetscScalar *__restrict__ P)
-{
-  const V *__restrict__ a = Vals<V>(D);
-  unsigned short o[U];
-  int            b[U], c[U];
-  V              v[U];
-#pragma unroll
-  for (int k = 0; k < U; k++) {
-    const unsigned j = j0 + (unsigned)(k * kW);
-    if (j < e) {
-      o[k] = __ldcs(K.off + j);
-      b[k] = __ldg(K.base + (j >> tshift));
-      v[k] = spmv::Ldcs(a + j);
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < U; k++) {
-    const unsigned j = j0 + (unsigned)(k * kW);
-    if (j < e) c[k] = b[k] >= 0 ? b[k] + (int)o[k] : __ldcs(D.cj + j);
-  }
-#pragma unroll
-  for (int k = 0; k < U; k++) {
-    const unsigned j = j0 + (unsigned)(k * kW);
-    if (j < e) P[j & mask] = spmv::MulRn(spmv::Widen<PetscScalar>(v[k]), spmv::Ldg(x + c[k]));
-  }
-}
-
-template <int L, int U, typename V, bool ADD>
-__global__ void __launch_bounds__(kStageWarps * kW) StagedRowKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int tshift, int ring, int cpw)
-{
-  constexpr int      R = kW / L;
-  constexpr unsigned B = U * kW; /* a batch */
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int          lane = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
-  const int64_t      nchunks = ((int64_t)D.m + R - 1) / R, g = (int64_t)blockIdx.x * kStageWarps + wib;
-  int64_t            c = g * cpw;
-  const int64_t      cend = min(c + cpw, nchunks);
-  if (c >= cend) return; /* whole warps leave together */
-  PetscScalar *__restrict__ P    = reinterpret_cast<PetscScalar *>(smem) + (std::size_t)wib * (std::size_t)ring;
-  const unsigned            mask = (unsigned)ring - 1;
-  /* the lane's row of a chunk; a row past the matrix reads rp[m] twice (empty), so a chunk ends at lane 31's re */
-  auto offsets = [&](int64_t cc, unsigned &rs, unsigned &re) {
-    const int64_t r = min(cc * R + lane / L, (int64_t)D.m);
-    rs              = (unsigned)__ldg(D.rp + r);
-    re              = (unsigned)__ldg(D.rp + min(r + 1, (int64_t)D.m));
-  };
-  /* chunk c summed: its products are in P */
-  auto sum = [&](int64_t cc, unsigned rs, unsigned re) {
-    PetscScalar acc = 0.0;
-    unsigned    j   = rs + (unsigned)(lane % L);
-    for (; j + 3 * L < re; j += 4 * L) {
-      const PetscScalar p0 = P[j & mask], p1 = P[(j + L) & mask], p2 = P[(j + 2 * L) & mask], p3 = P[(j + 3 * L) & mask];
-      acc = spmv::AddRn(spmv::AddRn(spmv::AddRn(spmv::AddRn(acc, p0), p1), p2), p3);
-    }
-    for (; j < re; j += L) acc = spmv::AddRn(acc, P[j & mask]);
-#pragma unroll
-    for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
-    const int64_t row = cc * R + lane / L;
-    if (row < D.m && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
-  };
-  unsigned rs, re, nrs = 0, nre = 0, ignore;
-  offsets(c, rs, re);
-  if (c + 1 < cend) offsets(c + 1, nrs, nre);
-  const unsigned S = __shfl_sync(kFull, rs, 0);
-  unsigned       E, ce = __shfl_sync(kFull, re, kW - 1); /* the open chunk's end */
-  {
-    unsigned lr, le;
-    offsets(cend - 1, lr, le);
-    E = __shfl_sync(kFull, le, kW - 1);
-    (void)lr;
-  }
-  (void)ignore;
-  for (unsigned b0 = S; b0 < E; b0 += B) { /* warp-uniform */
-    StageBatch<U, V>(D, K, x, tshift, b0 + (unsigned)lane, E, mask, P);
-    __syncwarp();
-    const unsigned bend = min(b0 + B, E);
-    while (c < cend && ce <= bend) { /* every chunk this batch completed */
-      sum(c, rs, re);
-      c++;
-      rs = nrs, re = nre;
-      ce = __shfl_sync(kFull, re, kW - 1);
-      if (c + 1 < cend) offsets(c + 1, nrs, nre);
-    }
-    __syncwarp(); /* the sums have read P before the next batch writes it */
-  }
-  for (; c < cend; c++) { /* empty chunks at the end (or a warp without nonzeros) */
-    sum(c, rs, re);
-    rs = nrs, re = nre;
-    if (c + 2 < cend) offsets(c + 2, nrs, nre);
-  }
-}
-
-/* dcsr's row kernel staged, the streams copied ahead (cp.async): as StagedRowKernel16, but the warp walks its nonzeros
-   tile by tile (dcsr's 128-nonzero tiles, aligned) and the tiles' values and 16-bit offsets are copied into shared
-   memory kDepth - 1 tiles ahead by the asynchronous copy (cp.async, 16 bytes a lane, no registers held while they
-   travel); a lane then reads its entries l + 32 k of the tile from shared memory, gathers x, and stores the products in
-   the ring as before. The tile's base is one value for the warp. */
-constexpr int kStageDepth = 3; /* tiles of the streams in shared memory a warp: kStageDepth - 1 in flight */
-template <typename V>
-struct StageTile {
-  V              v[128];
-  unsigned short o[128];
-};
-__device__ __forceinline__ void CopyAsync16(void *dst, const void *src, int bytes)
-{
-  const unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(d), "l"(src), "r"(bytes) : "memory");
-}
-template <typename V>
-__device__ __forceinline__ void CopyTile(const Dev &D, const Cols16<true> &K, unsigned t, int lane, StageTile<V> *slot)
-{
-  constexpr int  epc = 16 / (int)sizeof(V), nvc = 128 / epc; /* entries a 16-byte chunk, value chunks a tile */
-  const V *__restrict__ a = Vals<V>(D);
-  const unsigned nnz = (unsigned)D.nnz, e0 = t * 128u;
-#pragma unroll
-  for (int c = lane; c < nvc; c += kW) {
-    const unsigned first = e0 + (unsigned)(c * epc);
-    const int      bytes = first >= nnz ? 0 : (int)(min((unsigned)epc, nnz - first) * sizeof(V));
-    CopyAsync16(slot->v + c * epc, a + (first >= nnz ? 0 : first), bytes); /* past the end: zero bytes from a valid address */
-  }
-  if (lane < 16) CopyAsync16(slot->o + lane * 8, K.off + e0 + (unsigned)lane * 8, 16); /* the offsets are padded to whole tiles */
-}
-
-template <int L, typename V, bool ADD>
-__global__ void __launch_bounds__(kStageWarps * kW) StagedTileKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K, int ring, int cpw)
-{
-  constexpr int R = kW / L;
-  extern __shared__ __align__(16) unsigned char smem[];
-  const int     lane = threadIdx.x & (kW - 1), wib = threadIdx.x / kW;
-  const int64_t nchunks = ((int64_t)D.m + R - 1) / R, g = (int64_t)blockIdx.x * kStageWarps + wib;
-  int64_t       c = g * cpw;
-  const int64_t cend = min(c + cpw, nchunks);
-  if (c >= cend) return; /* whole warps leave together */
-  StageTile<V> *tiles = reinterpret_cast<StageTile<V> *>(smem + (std::size_t)wib * ((std::size_t)kStageDepth * sizeof(StageTile<V>) + (std::size_t)ring * sizeof(PetscScalar)));
-  PetscScalar *__restrict__ P    = reinterpret_cast<PetscScalar *>(tiles + kStageDepth);
-  const unsigned            mask = (unsigned)ring - 1;
-  auto offsets = [&](int64_t cc, unsigned &rs, unsigned &re) {
-    const int64_t r = min(cc * R + lane / L, (int64_t)D.m);
-    rs              = (unsigned)__ldg(D.rp + r);
-    re              = (unsigned)__ldg(D.rp + min(r + 1, (int64_t)D.m));
-  };
-  auto sum = [&](int64_t cc, unsigned rs, unsigned re) {
-    PetscScalar acc = 0.0;
-    unsigned    j   = rs + (unsigned)(lane % L);
-    for (; j + 3 * L < re; j += 4 * L) {
-      const PetscScalar p0 = P[j & mask], p1 = P[(j + L) & mask], p2 = P[(j + 2 * L) & mask], p3 = P[(j + 3 * L) & mask];
-      acc = spmv::AddRn(spmv::AddRn(spmv::AddRn(spmv::AddRn(acc, p0), p1), p2), p3);
-    }
-    for (; j < re; j += L) acc = spmv::AddRn(acc, P[j & mask]);
-#pragma unroll
-    for (int o = L / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o, L));
-    const int64_t row = cc * R + lane / L;
-    if (row < D.m && lane % L == 0) y[row] = ADD ? spmv::AddRn(y[row], acc) : acc;
-  };
-  unsigned rs, re, nrs = 0, nre = 0;
-  offsets(c, rs, re);
-  if (c + 1 < cend) offsets(c + 1, nrs, nre);
-  const unsigned S = __shfl_sync(kFull, rs, 0);
-  unsigned       E, ce = __shfl_sync(kFull, re, kW - 1);
-  {
-    unsigned lr, le;
-    offsets(cend - 1, lr, le);
-    E = __shfl_sync(kFull, le, kW - 1);
-    (void)lr;
-  }
-  if (E > S) {
-    const unsigned t0 = S / 128u, t1 = (E - 1) / 128u;
-#pragma unroll
-    for (int d = 0; d < kStageDepth - 1; d++) {
-      if (t0 + d <= t1) CopyTile<V>(D, K, t0 + d, lane, tiles + (t0 + d) % kStageDepth);
-      asm volatile("cp.async.commit_group;" ::: "memory");
-    }
-    int base = __ldg(K.base + t0);
-    for (unsigned t = t0; t <= t1; t++) {
-      asm volatile("cp.async.wait_group %0;" ::"n"(kStageDepth - 2) : "memory");
-      __syncwarp(); /* tile t has landed for every lane; every lane is done with tile t - 1's slot */
-      if (t + kStageDepth - 1 <= t1) CopyTile<V>(D, K, t + kStageDepth - 1, lane, tiles + (t + kStageDepth - 1) % kStageDepth);
-      asm volatile("cp.async.commit_group;" ::: "memory");
-      const int            nbase = t < t1 ? __ldg(K.base + t + 1) : 0;
-      const StageTile<V>  &T     = tiles[t % kStageDepth];
-      const unsigned       w     = t * 128u;
-#pragma unroll
-      for (int k = 0; k < 4; k++) {
-        const int      i = lane + k * kW;
-        const unsigned j = w + (unsigned)i;
-        if (j >= S && j < E) {
-          const int col = base >= 0 ? base + (int)T.o[i] : __ldg(D.cj + j);
-          P[j & mask]   = spmv::MulRn(spmv::Widen<PetscScalar>(T.v[i]), spmv::Ldg(x + col));
-        }
-      }
-      __syncwarp();
-      const unsigned bend = min(w + 128u, E);
-      while (c < cend && ce <= bend) {
-        sum(c, rs, re);
-        c++;
-        rs = nrs, re = nre;
-        ce = __shfl_sync(kFull, re, kW - 1);
-        if (c + 1 < cend) offsets(c + 1, nrs, nre);
-      }
-      __syncwarp();
-      base = nbase;
-    }
-    asm volatile("cp.async.wait_group 0;" ::: "memory");
-  }
-  for (; c < cend; c++) {
-    sum(c, rs, re);
-    rs = nrs, re = nre;
-    if (c + 2 < cend) offsets(c + 2, nrs, nre);
-  }
-}
-
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
@@ -969,41 +749,6 @@ __global__ void HeadMasks(int m, int WT, const int *__restrict__ rp, unsigned *_
   }
 }
 
-/* dcsr's row chunks (segsum.h, SegSumChunkStats): a thread per 32 rows, every L at once; c = {maxnnz[6], iters[6], rounds[6]} */
-__global__ void ChunkStats(int m, const int *__restrict__ rp, unsigned long long *__restrict__ c)
-{
-  unsigned long long mx[kSegSumLaneCounts] = {}, it[kSegSumLaneCounts] = {}, ro[kSegSumLaneCounts] = {};
-  for (int64_t b = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; b * kW < m; b += (int64_t)gridDim.x * blockDim.x) {
-    const int r0 = (int)(b * kW), r1 = (int)min((int64_t)m, b * kW + kW);
-#pragma unroll
-    for (int k = 0; k < kSegSumLaneCounts; k++) {
-      const int L = 1 << k, R = kW >> k;
-      for (int c0 = r0; c0 < r1; c0 += R) {
-        const int c1 = min(c0 + R, r1);
-        int       w  = 0;
-        for (int r = c0; r < c1; r++) w = max(w, (rp[r + 1] - rp[r] + L - 1) / L);
-        const unsigned long long nz = (unsigned long long)(rp[c1] - rp[c0]);
-        mx[k] = max(mx[k], nz);
-        it[k] += (unsigned long long)w;
-        ro[k] += (nz + kW - 1) / kW;
-      }
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < kSegSumLaneCounts; k++) {
-    for (int o = kW / 2; o > 0; o >>= 1) {
-      mx[k] = max(mx[k], __shfl_down_sync(kFull, mx[k], o));
-      it[k] += __shfl_down_sync(kFull, it[k], o);
-      ro[k] += __shfl_down_sync(kFull, ro[k], o);
-    }
-    if ((threadIdx.x & (kW - 1)) == 0) {
-      if (mx[k]) atomicMax(c + k, mx[k]);
-      if (it[k]) atomicAdd(c + kSegSumLaneCounts + k, it[k]);
-      if (ro[k]) atomicAdd(c + 2 * kSegSumLaneCounts + k, ro[k]);
-    }
-  }
-}
-
 /* dcsr: a warp per tile: the tile's column range; a narrow tile gets its base and 16-bit offsets, a wide one
    base -1 (its offsets stay 0); cnt = {wide tiles, their nonzeros} */
 __global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t nnz, const int *__restrict__ cj, int *__restrict__ base, unsigned short *__restrict__ off, unsigned long long *__restrict__ cnt)
@@ -1123,116 +868,6 @@ PetscErrorCode LaunchRowsV(int lanes, const Dev &D, const Cols16<true> &K, int t
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dcsr's staged row kernel: kStageWarps warps a block, a warp cpw chunks of R = 32/L rows, a ring of the smallest power
-   of two >= cap + a batch products in shared memory */
-template <int L, int U, typename V>
-PetscErrorCode LaunchStaged(const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
-  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L);
-  const int         ring   = (int)SegSumStageRing(cap, U);
-  const std::size_t shmem  = (std::size_t)kStageWarps * (std::size_t)ring * sizeof(PetscScalar);
-  if (cpw <= 0) { /* two waves of the warps the device holds at once */
-    int dev, sms, nb = 0;
-    PetscCallCUDA(cudaGetDevice(&dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, StagedRowKernel16<L, U, V, false>, kStageWarps * kW, shmem));
-    cpw = (int)std::max<int64_t>(1, (chunks + 2 * (int64_t)std::max(nb, 1) * sms * kStageWarps - 1) / (2 * (int64_t)std::max(nb, 1) * sms * kStageWarps));
-  }
-  const int64_t  warps  = (chunks + cpw - 1) / cpw;
-  const unsigned blocks = (unsigned)((warps + kStageWarps - 1) / kStageWarps);
-  if (add) StagedRowKernel16<L, U, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, ring, cpw);
-  else StagedRowKernel16<L, U, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, tshift, ring, cpw);
-  SpMVCheckLaunch();
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-template <int U, typename V>
-PetscErrorCode LaunchStagedU(int lanes, const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
-  switch (lanes) {
-  case 1:
-    PetscCall((LaunchStaged<1, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
-    break;
-  case 2:
-    PetscCall((LaunchStaged<2, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
-    break;
-  case 4:
-    PetscCall((LaunchStaged<4, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
-    break;
-  case 8:
-    PetscCall((LaunchStaged<8, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
-    break;
-  case 16:
-    PetscCall((LaunchStaged<16, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
-    break;
-  case 32:
-    PetscCall((LaunchStaged<32, U, V>(D, K, tshift, cap, cpw, x, y, add, s)));
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: %d lanes a row not compiled (staged)", lanes);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-/* the same with the streams copied ahead (StagedTileKernel16) */
-template <int L, typename V>
-PetscErrorCode LaunchStagedTiles(const Dev &D, const Cols16<true> &K, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
-  const int64_t     chunks = ((int64_t)D.m + kW / L - 1) / (kW / L);
-  const int         ring   = (int)SegSumStageRing(cap, 4);
-  const std::size_t shmem  = (std::size_t)kStageWarps * ((std::size_t)kStageDepth * sizeof(StageTile<V>) + (std::size_t)ring * sizeof(PetscScalar));
-  if (cpw <= 0) {
-    int dev, sms, nb = 0;
-    PetscCallCUDA(cudaGetDevice(&dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    PetscCallCUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, StagedTileKernel16<L, V, false>, kStageWarps * kW, shmem));
-    cpw = (int)std::max<int64_t>(1, (chunks + 2 * (int64_t)std::max(nb, 1) * sms * kStageWarps - 1) / (2 * (int64_t)std::max(nb, 1) * sms * kStageWarps));
-  }
-  const int64_t  warps  = (chunks + cpw - 1) / cpw;
-  const unsigned blocks = (unsigned)((warps + kStageWarps - 1) / kStageWarps);
-  if (add) StagedTileKernel16<L, V, true><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, ring, cpw);
-  else StagedTileKernel16<L, V, false><<<blocks, kStageWarps * kW, shmem, s>>>(D, x, y, K, ring, cpw);
-  SpMVCheckLaunch();
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-template <typename V>
-PetscErrorCode LaunchStagedTilesV(int lanes, const Dev &D, const Cols16<true> &K, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
-  switch (lanes) {
-  case 1:
-    PetscCall((LaunchStagedTiles<1, V>(D, K, cap, cpw, x, y, add, s)));
-    break;
-  case 2:
-    PetscCall((LaunchStagedTiles<2, V>(D, K, cap, cpw, x, y, add, s)));
-    break;
-  case 4:
-    PetscCall((LaunchStagedTiles<4, V>(D, K, cap, cpw, x, y, add, s)));
-    break;
-  case 8:
-    PetscCall((LaunchStagedTiles<8, V>(D, K, cap, cpw, x, y, add, s)));
-    break;
-  case 16:
-    PetscCall((LaunchStagedTiles<16, V>(D, K, cap, cpw, x, y, add, s)));
-    break;
-  case 32:
-    PetscCall((LaunchStagedTiles<32, V>(D, K, cap, cpw, x, y, add, s)));
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: %d lanes a row not compiled (staged)", lanes);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-template <typename V>
-PetscErrorCode LaunchStagedV(int lanes, int unroll, const Dev &D, const Cols16<true> &K, int tshift, int cap, int cpw, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
-  if (unroll == 8) PetscCall((LaunchStagedU<8, V>(lanes, D, K, tshift, cap, cpw, x, y, add, s)));
-  else PetscCall((LaunchStagedU<4, V>(lanes, D, K, tshift, cap, cpw, x, y, add, s)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* the vector loads need 16-byte aligned columns and values (device arrays are 256-byte aligned: spmv::DeviceAlloc) */
 inline bool Aligned16(const void *p) { return ((std::uintptr_t)p & 15u) == 0; }
 } // namespace
@@ -1278,12 +913,7 @@ public:
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel (1, 2, 4, 8, 16 or 32; below 8 staged only), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
-    if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_row_stage_async", "The staged row kernel: the tiles' values and offsets copied into shared memory ahead (cp.async)", "MatSetType", opt.stageasync, &opt.stageasync, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_unroll", "The staged row kernel: rounds of the warp's loads a batch (4 or 8)", "MatSetType", opt.stageunroll, &opt.stageunroll, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_chunks", "The staged row kernel: chunks of 32/L rows a warp", "MatSetType", opt.stagecpw, &opt.stagecpw, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage_bytes", "The staged row kernel: shared memory a warp at most (chooses the lanes a row)", "MatSetType", opt.stagebytes, &opt.stagebytes, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_stage", "The row kernel staged: a warp's 32/L rows loaded as one coalesced stretch, their products summed from shared memory (1: wherever the rows fit, with the fewest lanes a row that fit unless -mat_dcsr_row_lanes says; 0: never; -1: by the rule)", "MatSetType", opt.stage, &opt.stage, NULL));
+    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -1334,7 +964,7 @@ public:
   PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     int               *flag = nullptr, *pos = nullptr, *sync = nullptr, *runstart = nullptr, *spos = nullptr, *rpos = nullptr;
-    unsigned long long*cnt = nullptr, *ccnt = nullptr, hc[4] = {0, 0, 0, 0};
+    unsigned long long*cnt = nullptr, hc[4] = {0, 0, 0, 0};
     void              *tmp = nullptr;
     std::size_t        tmpbytes = 0;
     const int          WT = (int)opt.tile;
@@ -1378,21 +1008,9 @@ public:
       PetscCallCUDA(cudaMemcpyAsync(hc, cnt, sizeof(*cnt), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       st.nempty = dev.nempty = ne;
-      if (opt.c16) { /* dcsr: the row kernel for long, even rows, or staged */
-        unsigned long long cs[3 * kSegSumLaneCounts];
-        st.maxrow = (int64_t)hc[0];
-        PetscCall(spmv::DeviceAlloc(&ccnt, 3 * kSegSumLaneCounts, nullptr, s));
-        PetscCallCUDA(cudaMemsetAsync(ccnt, 0, 3 * kSegSumLaneCounts * sizeof(*ccnt), s));
-        ChunkStats<<<Grid((A.m + kW - 1) / kW, 1024), kAux, 0, s>>>(dev.m, A.i, ccnt);
-        SpMVCheckLaunch();
-        PetscCallCUDA(cudaMemcpyAsync(cs, ccnt, sizeof(cs), cudaMemcpyDeviceToHost, s));
-        PetscCallCUDA(cudaStreamSynchronize(s));
-        for (int k = 0; k < kSegSumLaneCounts; k++) {
-          st.chunk.maxnnz[k] = (int64_t)cs[k];
-          st.chunk.iters[k]  = (int64_t)cs[kSegSumLaneCounts + k];
-          st.chunk.rounds[k] = (int64_t)cs[2 * kSegSumLaneCounts + k];
-        }
-        SegSumRowKernel(opt, &st);
+      if (opt.c16) { /* dcsr: the row kernel for long, even rows */
+        st.maxrow   = (int64_t)hc[0];
+        st.rowlanes = SegSumRowLanes(opt, st.m, st.nnz, st.maxrow);
       }
     }
     PetscCall(spmv::DeviceAlloc(&dev.erow, st.nempty, &bytes, s));
@@ -1455,7 +1073,7 @@ public:
       }
     }
     st.auxbytes  = SegSumAuxBytes(st);
-    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, ccnt, tmp}, s));
+    PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
@@ -1491,13 +1109,7 @@ public:
     }
     if (st.rowlanes) {
       const int tshift = std::countr_zero((unsigned)(kW * st.T)); /* log2 of the tile, W*T */
-      if (st.staged && opt.stageasync && st.T == 4) {
-        if (dsingle) PetscCall(LaunchStagedTilesV<SpMVSingleScalar>(st.rowlanes, dev, k16, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
-        else PetscCall(LaunchStagedTilesV<PetscScalar>(st.rowlanes, dev, k16, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
-      } else if (st.staged) {
-        if (dsingle) PetscCall(LaunchStagedV<SpMVSingleScalar>(st.rowlanes, (int)opt.stageunroll, dev, k16, tshift, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
-        else PetscCall(LaunchStagedV<PetscScalar>(st.rowlanes, (int)opt.stageunroll, dev, k16, tshift, (int)st.stagecap, (int)opt.stagecpw, x, y, add, s));
-      } else if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
+      if (dsingle) PetscCall(LaunchRowsV<SpMVSingleScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       else PetscCall(LaunchRowsV<PetscScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
@@ -1530,10 +1142,7 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %" PetscInt64_FMT " tiles (%" PetscInt64_FMT " inside one row, %" PetscInt64_FMT " dirty, %" PetscInt64_FMT " of them with more rows than entries), %" PetscInt64_FMT " warps\n", opt.name, st.ntiles, st.nfast, st.ndirty, st.nlong, st.nwarps));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? (st.masks ? "the kernel reads the CSR's values, and its columns in wide tiles only (narrow tiles: the 16-bit offsets; the row starts from the head masks; both counted in the auxiliary arrays)" : "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)") : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
-    if (st.c16 && st.rowlanes && st.staged) {
-      const int k = std::countr_zero((unsigned)st.rowlanes);
-      PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows staged, %d lanes a row, %d rows a warp (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average; a warp's products in shared memory: %" PetscInt64_FMT " at most; lanes busy in the sums %.0f%%, in the loads %.0f%%)\n", opt.name, st.rowlanes, kW / st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0, st.stagecap, st.chunk.iters[k] ? 100.0 * st.nnz / (kW * (double)st.chunk.iters[k]) : 0.0, st.chunk.rounds[k] ? 100.0 * st.nnz / (kW * (double)st.chunk.rounds[k]) : 0.0));
-    } else if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
+    if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets or head masks, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
@@ -1547,7 +1156,7 @@ public:
 
     PetscFunctionBegin;
     PetscCall(SegSumBuildHostLayout(opt, A, &ref, &rst));
-    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz && rst.maxrow == st.maxrow && rst.rowlanes == st.rowlanes && rst.staged == st.staged && rst.stagecap == st.stagecap && rst.chunk == st.chunk, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+    PetscCheck(rst.ntiles == st.ntiles && rst.nwarps == st.nwarps && rst.nslots == st.nslots && rst.nruns == st.nruns && rst.nempty == st.nempty && rst.nfast == st.nfast && rst.ndirty == st.ndirty && rst.nlong == st.nlong && rst.nlongruns == st.nlongruns && rst.nwide == st.nwide && rst.nwidennz == st.nwidennz && rst.maxrow == st.maxrow && rst.rowlanes == st.rowlanes, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "segsum device layout differs from the host reference (device/host): tiles %" PetscInt64_FMT "/%" PetscInt64_FMT " warps %" PetscInt64_FMT "/%" PetscInt64_FMT " slots %" PetscInt64_FMT "/%" PetscInt64_FMT " runs %" PetscInt64_FMT "/%" PetscInt64_FMT " empty %" PetscInt64_FMT "/%" PetscInt64_FMT " fast %" PetscInt64_FMT "/%" PetscInt64_FMT " dirty %" PetscInt64_FMT "/%" PetscInt64_FMT " long %" PetscInt64_FMT "/%" PetscInt64_FMT " long runs %" PetscInt64_FMT "/%" PetscInt64_FMT,
                st.ntiles, rst.ntiles, st.nwarps, rst.nwarps, st.nslots, rst.nslots, st.nruns, rst.nruns, st.nempty, rst.nempty, st.nfast, rst.nfast, st.ndirty, rst.ndirty, st.nlong, rst.nlong, st.nlongruns, rst.nlongruns);
     *maxdiff = 0;

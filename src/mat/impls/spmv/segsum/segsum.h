@@ -61,20 +61,9 @@
    the CSR), then the L partial sums are joined by an xor butterfly (offsets L/2, ..., 1) and lane 0 writes the row.
    No descriptor, no carries, no fix-up; its own summation order, which the host reference executes the same way
    (bit for bit). Measured on the H100 (bench/results/NOTES.md, "dcsr's row kernel") against the tile kernel: level
-   at 42 nonzeros a row, 2-15% slower at 22-81, 3-7% faster at 97-201 (32 lanes). So by default (SegSumRowKernel) only rows of
+   at 42 nonzeros a row, 2-15% slower at 22-81, 3-7% faster at 97-201 (32 lanes). So by default (SegSumRowLanes) only rows of
    at least kSegSumRowMin nonzeros on average, none longer than kSegSumRowSkew times the average (a longer row would
    keep its group busy alone), take it, with 32 lanes; -mat_dcsr_row_lanes 8, 16 or 32 forces it, 0 forbids it.
-
-   The row kernel staged (CSR-Stream, Greathouse & Daga, SC14): the row kernel's sums, bit for bit, with the gather
-   floor's loads. A warp takes R = 32/L consecutive rows (L = 1, 2, ..., 32 lanes a row), reads their nonzeros as one
-   stretch in CSR order (lane l: entries s + l, s + l + 32, ...: values, offsets and x gathers coalesced across the
-   warp whatever the rows' length, no lane idle at a row's end), and stores the products in shared memory; then lane
-   q of row i sums the products q, q+L, ... of row i in order and the butterfly joins the L sums, as the row kernel
-   does. No descriptor, no carries, no fix-up launch, and a few instructions a nonzero where the tile kernel's
-   segmented sums take about 220 a 128-nonzero tile (what rows of 20-50 nonzeros wait for on an H200: NOTES.md,
-   "Session 35"). It needs a warp's R rows in shared memory: the chunk statistics (SegSumChunkStats) give, for every
-   L, the largest chunk of R = 32/L rows and what its reduction costs; -mat_dcsr_row_stage 1 stages wherever that
-   fits kSegSumStageBytes a warp, 0 never, -1 by the rule (SegSumRowKernel).
 */
 #pragma once
 #include "../spmvformat.h"
@@ -83,7 +72,6 @@
 
 constexpr int kSegSumW        = 32; /* lanes per warp (the paper's W) */
 constexpr int kSegSumShortRun = 32; /* fix-up: runs of at most this many slots are summed by one thread */
-constexpr int kSegSumStageBytes = 12288; /* the staged row kernel: shared memory a warp at most (4 warps a block: 48 KB) */
 
 /* Defaults: the paper's NVIDIA double-precision values (T = 4, S = 7, B = 5), which were also the fastest
    of the configurations measured on the H200 (bench/results/segsum-h200-*) */
@@ -93,12 +81,7 @@ struct SegSumOptions {
   PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
-  PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 1, 2, ..., 32 (below 8 staged only); 0 the tiles; -1 from the rows */
-  PetscInt  stage     = -1;          /* dcsr: the row kernel staged through shared memory: 1 where it fits, 0 never, -1 by the rule */
-  PetscBool stageasync  = PETSC_TRUE; /* dcsr, staged: the tiles' streams copied ahead into shared memory (cp.async) */
-  PetscInt  stageunroll = 4;         /* dcsr, staged: rounds of the warp's loads a batch (4 or 8) */
-  PetscInt  stagecpw    = 0;         /* dcsr, staged: chunks a warp (0: two waves of the warps the device holds at once) */
-  PetscInt  stagebytes  = kSegSumStageBytes; /* dcsr, staged: shared memory a warp at most */
+  PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
   PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
@@ -106,20 +89,6 @@ constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow
 constexpr int     kSegSumRowUnroll = 4;  /* the row kernel: entries a lane loads before it sums them */
 constexpr double  kSegSumRowMin    = 96; /* the row kernel by default from this many nonzeros a row on average ... */
 constexpr double  kSegSumRowSkew   = 4;  /* ... and no row longer than this times the average */
-constexpr int     kSegSumLaneCounts = 6;     /* L = 1, 2, 4, 8, 16, 32 lanes a row: index log2(L) */
-
-/* The row chunks of the staged row kernel, for each L (index log2 L): chunk c holds the R = 32/L rows [c R, c R + R) */
-struct SegSumChunkStats {
-  int64_t maxnnz[kSegSumLaneCounts] = {}; /* the largest chunk's nonzeros: the shared memory a warp needs */
-  int64_t iters[kSegSumLaneCounts]  = {}; /* sum over chunks of max over its rows of ceil(len / L): the reduction's steps */
-  int64_t rounds[kSegSumLaneCounts] = {}; /* sum over chunks of ceil(nnz / 32): the load phase's warp-wide rounds */
-  bool operator==(const SegSumChunkStats &o) const
-  {
-    for (int k = 0; k < kSegSumLaneCounts; k++)
-      if (maxnnz[k] != o.maxnnz[k] || iters[k] != o.iters[k] || rounds[k] != o.rounds[k]) return false;
-    return true;
-  }
-};
 
 /* What the layout looks like; identical on host and device (Verify compares them) */
 struct SegSumStats {
@@ -135,9 +104,6 @@ struct SegSumStats {
   int64_t  nwidennz = 0;  /* dcsr: the nonzeros of the wide tiles */
   int64_t  maxrow = 0;    /* dcsr: the longest row */
   int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
-  bool     staged = false; /* dcsr: the row kernel staged through shared memory */
-  int64_t  stagecap = 0;  /* ... the entries of a warp's shared memory (chunk.maxnnz of rowlanes) */
-  SegSumChunkStats chunk; /* dcsr: the row chunks (SegSumChunkStats) */
   bool     masks = false; /* dcsr: the tile kernel reads head masks (SegSumUsesMasks) */
 };
 /* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
@@ -170,18 +136,9 @@ struct SegSumHostLayout {
   mutable std::vector<PetscScalar> sval; /* scratch of the host executor */
 };
 
-/* dcsr, staged: the products a warp's ring holds (a power of two: the largest chunk plus a batch of U rounds) */
-inline int64_t SegSumStageRing(int64_t maxnnz, int64_t unroll)
-{
-  int64_t r = 1;
-  while (r < maxnnz + 32 * unroll) r *= 2;
-  return r;
-}
 PetscErrorCode SegSumCheckOptions(const SegSumOptions &);
-/* dcsr: the chunk statistics of the m rows of rp (host) */
-void SegSumChunkStatsHost(const PetscInt *rp, int64_t m, SegSumChunkStats *);
-/* dcsr: the kernel from st's m, nnz, maxrow and chunk: st->rowlanes (0: the tile kernel), st->staged, st->stagecap */
-void SegSumRowKernel(const SegSumOptions &, SegSumStats *st);
+/* dcsr: the row kernel's lanes a row for m rows, nnz nonzeros, the longest row maxrow (0: the tile kernel) */
+int SegSumRowLanes(const SegSumOptions &, int64_t m, int64_t nnz, int64_t maxrow);
 PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &, const SpMVHostCsr &, SegSumHostLayout *, SegSumStats *);
 /* y = A x (add = false) or y += A x: the device algorithm executed lane by lane on the CPU */
 void SegSumMultHost(const SegSumStats &, const SegSumHostLayout &, const SpMVHostCsr &, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);

@@ -9,64 +9,18 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.name, o.tile);
   PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.name, o.S);
   PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
-  PetscCheck(o.rowlanes >= -1 && o.rowlanes <= 32 && (o.rowlanes <= 0 || !(o.rowlanes & (o.rowlanes - 1))), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 1, 2, 4, 8, 16 or 32", o.name, o.rowlanes);
-  PetscCheck(o.stage >= -1 && o.stage <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage %" PetscInt_FMT " must be -1 (by the rule), 0 (never) or 1 (where the rows fit)", o.name, o.stage);
-  PetscCheck(o.stageunroll == 4 || o.stageunroll == 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_unroll %" PetscInt_FMT " must be 4 or 8", o.name, o.stageunroll);
-  PetscCheck(o.stagecpw >= 0 && o.stagecpw <= 4096, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_chunks %" PetscInt_FMT " must be in [0, 4096]", o.name, o.stagecpw);
-  PetscCheck(o.stagebytes >= 256 && o.stagebytes <= kSegSumStageBytes, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_stage_bytes %" PetscInt_FMT " must be in [256, %d]", o.name, o.stagebytes, kSegSumStageBytes);
-  PetscCheck(!(o.stage == 0 && o.rowlanes > 0 && o.rowlanes < 8), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-mat_%s_row_lanes %" PetscInt_FMT ": fewer than 8 lanes a row only staged (-mat_%s_row_stage 0 forbids it)", o.name, o.rowlanes, o.name);
+  PetscCheck(o.rowlanes == -1 || o.rowlanes == 0 || o.rowlanes == 8 || o.rowlanes == 16 || o.rowlanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 8, 16 or 32", o.name, o.rowlanes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* segsum.h, "The row kernel staged": chunk c of L lanes a row holds the R = 32/L rows [c R, c R + R) */
-void SegSumChunkStatsHost(const PetscInt *rp, int64_t m, SegSumChunkStats *c)
+/* segsum.h, "dcsr's row kernel": long, even rows take the row kernel, L lanes a row */
+int SegSumRowLanes(const SegSumOptions &o, int64_t m, int64_t nnz, int64_t maxrow)
 {
-  *c = SegSumChunkStats();
-  for (int k = 0; k < kSegSumLaneCounts; k++) {
-    const int64_t L = (int64_t)1 << k, R = kSegSumW / L;
-    for (int64_t r0 = 0; r0 < m; r0 += R) {
-      const int64_t r1 = std::min(r0 + R, m), nz = rp[r1] - rp[r0];
-      int64_t       mx = 0;
-      for (int64_t r = r0; r < r1; r++) mx = std::max<int64_t>(mx, (rp[r + 1] - rp[r] + L - 1) / L);
-      c->maxnnz[k] = std::max(c->maxnnz[k], nz);
-      c->iters[k] += mx;
-      c->rounds[k] += (nz + kSegSumW - 1) / kSegSumW;
-    }
-  }
-}
-
-/* segsum.h, "dcsr's row kernel" and "The row kernel staged": which kernel, how many lanes a row, staged or not */
-void SegSumRowKernel(const SegSumOptions &o, SegSumStats *st)
-{
-  const int64_t cap = (int64_t)o.stagebytes / (int64_t)sizeof(PetscScalar);
-  auto          fits = [&](int L) { return SegSumStageRing(st->chunk.maxnnz[__builtin_ctz((unsigned)L)], o.stageunroll) <= cap; };
-  int           L = 0;
-  bool          staged = false;
-
-  st->rowlanes = 0;
-  st->staged   = false;
-  st->stagecap = 0;
-  if (!o.c16 || o.rowlanes == 0 || st->m == 0 || st->nnz == 0) return;
-  if (o.rowlanes > 0) {
-    L      = (int)o.rowlanes;
-    staged = L < 8 || o.stage == 1;
-    if (staged && !fits(L)) {
-      if (L < 8) return; /* rows too long for L < 8 lanes: the tile kernel */
-      staged = false;
-    }
-  } else if (o.stage == 1) { /* staged, the fewest lanes a row that fit */
-    for (int l = 1; l <= kSegSumW && !L; l <<= 1)
-      if (fits(l)) L = l;
-    if (!L) return;
-    staged = true;
-  } else {
-    const double mean = (double)st->nnz / (double)st->m;
-    if (mean < kSegSumRowMin || (double)st->maxrow > kSegSumRowSkew * mean) return;
-    L = 32;
-  }
-  st->rowlanes = L;
-  st->staged   = staged;
-  st->stagecap = staged ? st->chunk.maxnnz[__builtin_ctz((unsigned)L)] : 0;
+  if (!o.c16 || o.rowlanes == 0 || m == 0 || nnz == 0) return 0;
+  if (o.rowlanes > 0) return (int)o.rowlanes;
+  const double mean = (double)nnz / (double)m;
+  if (mean < kSegSumRowMin || (double)maxrow > kSegSumRowSkew * mean) return 0;
+  return 32;
 }
 
 /* rightmost r in [0, m] with rp[r] <= b (the paper insists on the rightmost match: it skips empty rows) */
@@ -144,8 +98,7 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
       for (int64_t e = e0; e < e1; e++) L->c16[e] = (unsigned short)(A.j[e] - lo);
     }
     for (PetscInt r = 0; r < m; r++) st->maxrow = std::max<int64_t>(st->maxrow, A.i[r + 1] - A.i[r]);
-    SegSumChunkStatsHost(A.i, m, &st->chunk);
-    SegSumRowKernel(o, st);
+    st->rowlanes = SegSumRowLanes(o, m, st->nnz, st->maxrow);
     st->masks    = SegSumUsesMasks(o, *st);
     if (st->masks) {
       L->heads.assign(4 * st->ntiles, 0u);
