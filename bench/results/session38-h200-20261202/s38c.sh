@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# session 38, call c (#29): the staged row kernel v3 (persistent warps stream their chunks' nonzeros in full batches
-# across chunk boundaries, unrolled sums): correctness (test_gpu bitwise, unroll 4/8, chunks 1/3, memcheck), then
-# bench_spmv variants: unroll (4, 8), chunks a warp (1, 4, 16), shared memory a warp (12288, 6144, 3072 bytes: the
-# lanes a row), against the tile kernel and the floors
+# session 38, call c (#29): the staged row kernel v3 (a warp streams its chunks' nonzeros in full batches through
+# chunk boundaries into a ring in shared memory, sums each chunk once its batch is stored): correctness (test_gpu
+# bitwise, unroll 4/8, chunks 1/3, memcheck, racecheck), then bench_spmv variants a-f: unroll 4 or 8, a ring of at most
+# 4096, 8192 or 12288 bytes a warp (the lanes a row), chunks a warp from the occupancy or 1, against the tile kernel
+# and the floors
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
 . /opt/devb/env.sh; E=/opt/devb/extra

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# session 38, call d (#29): the staged row kernel v4 (v3 with the tiles' values and offsets copied into shared memory ahead by cp.async
-# across chunk boundaries, unrolled sums): correctness (test_gpu bitwise, unroll 4/8, chunks 1/3, memcheck), then
-# bench_spmv variants: unroll (4, 8), chunks a warp (1, 4, 16), shared memory a warp (12288, 6144, 3072 bytes: the
-# lanes a row), against the tile kernel and the floors
+# session 38, call d (#29): the staged row kernel v4 (v3 with the tiles' values and offsets copied two tiles ahead into
+# shared memory by cp.async): correctness (test_gpu bitwise, chunks 1/3/auto, lanes 1/4/32, tile 64 (v3's path),
+# memcheck, racecheck), then bench_spmv variants: a ring of at most 4096, 2048, 8192 bytes (a-c), v3 at 4096 (d),
+# against the tile kernel and the floors
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
 . /opt/devb/env.sh; E=/opt/devb/extra
