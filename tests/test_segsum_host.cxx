@@ -187,15 +187,6 @@ static std::vector<Csr> Matrices(Rng &rng)
   }
   /* dcsr's row kernel: long, even rows (the default picks it), and an uneven row among them (it does not) */
   add("long even rows 24..60", 5000, lens(1500, 24, 60, 0));
-  /* dcsr's strided kernel (by default from 24 a row, no empty row): several row starts a round, rows over tiles and
-     warps, wide tiles */
-  {
-    auto l = lens(2000, 1, 3, 0);
-    for (PetscInt r = 0; r < 2000; r += 7) l[r] = 150 + r % 300;
-    add("rows of 1..3 and every 7th of 150..450 (strided)", 3000, l);
-  }
-  add("random 1500 x 1000000, rows of 20..40 (strided, wide tiles)", 1000000, lens(1500, 20, 40, 0));
-  add("rows of 31..33 (strided)", 2000, lens(1200, 31, 33, 0));
   add("long even rows 100..140, some empty (dcsr's row kernel)", 200000, lens(700, 100, 140, 0.05));
   {
     auto l = lens(1000, 100, 120, 0);
@@ -220,7 +211,6 @@ static std::vector<Csr> Matrices(Rng &rng)
 
 /* the auxiliary arrays recomputed by brute force (linear scans, no shared code with the builder) */
 static int g_masklayouts = 0; /* dcsr layouts with head masks checked */
-static int g_stridedlayouts = 0; /* dcsr products by the strided kernel checked */
 
 static void CheckLayout(const Csr &A, const SegSumOptions &o, const SegSumHostLayout &L, const SegSumStats &st)
 {
@@ -371,21 +361,18 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
       for (bool c16 : {false, true})
       for (PetscInt tile : tiles)
         for (PetscInt S : Ss)
-        for (PetscInt lanes : {-1, 0, 8, 16, 32}) /* dcsr's row kernel: from the rows (-1), off, forced */
-        for (PetscInt strided : {-1, 0, 1}) { /* dcsr's strided kernel: from the rows, off, wherever the head masks exist */
+        for (PetscInt lanes : {-1, 0, 8, 16, 32}) { /* dcsr's row kernel: from the rows (-1), off, forced */
           if (lanes != -1 && (!c16 || S != Ss[0])) continue;
-          if (strided != -1 && (!c16 || lanes != -1)) continue;
           SegSumOptions o;
           o.tile     = tile;
           o.S        = S;
           o.c16      = c16;
           o.rowlanes = lanes;
-          o.strided  = strided;
           o.name     = c16 ? "dcsr" : "segsum";
           SegSumHostLayout L;
           SegSumStats      st;
           char             ctx[256];
-          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, row lanes %d, strided %d, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, (int)lanes, (int)strided, exact ? "integer" : "real");
+          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, row lanes %d, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, (int)lanes, exact ? "integer" : "real");
           g_context = ctx;
           if (SegSumBuildHostLayout(o, A.View(), &L, &st)) {
             Check(false, "build failed");
@@ -398,10 +385,6 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
             const double mean = A.m ? (double)A.Nnz() / A.m : 0.0;
             const int    want = !c16 || lanes == 0 || !A.Nnz() ? 0 : lanes > 0 ? (int)lanes : mean >= 96 && maxrow <= 4 * mean ? 32 : 0;
             Check(st.rowlanes == want && st.maxrow == (c16 ? maxrow : 0), "row lanes %d (longest row %lld), expected %d (%lld)", st.rowlanes, (long long)st.maxrow, want, (long long)maxrow);
-            /* the strided kernel: forced or by default from 24 nonzeros a row on average, wherever the head masks exist */
-            const bool wants = st.masks && (strided == 1 || (strided == -1 && mean >= 24));
-            Check(st.strided == wants, "strided kernel %d, expected %d", (int)st.strided, (int)wants);
-            g_stridedlayouts += st.strided;
           }
           for (bool add : {false, true}) {
             std::vector<double> y = add ? y0 : std::vector<double>(A.m, NAN);
@@ -418,7 +401,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           cases++;
         }
     }
-    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1; strided kernel from the rows, off, forced), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks, " + std::to_string(g_stridedlayouts) + " strided)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
+    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
   }
   (void)cases;
 }
@@ -449,12 +432,7 @@ static void Options()
     o.rowlanes = l;
     Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "row lanes %d accepted", (int)l);
   }
-  for (PetscInt v : {-2, 2}) {
-    o         = SegSumOptions();
-    o.strided = v;
-    Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "strided %d accepted", (int)v);
-  }
-  ReportGroup("options", before, "tile, S, warps, row lanes, strided ranges");
+  ReportGroup("options", before, "tile, S, warps, row lanes ranges");
 }
 
 /* the matrices with random values as Matrix Market files, and their list as a -matrices argument */

@@ -600,106 +600,6 @@ __global__ void __launch_bounds__(kMaxThreads) RowKernel16(const Dev D, const Pe
   if (lane == 0 && r < D.m) y[r] = ADD ? spmv::AddRn(y[r], acc) : acc;
 }
 
-/* dcsr's strided kernel (segsum.h, "dcsr's strided kernel"): the tile kernel's warps, tiles, head masks, synchronizer
-   and fix-up, but lane l takes entries 32k + l of each 128-nonzero tile (k = 0..3, a round each), as floor-gather16
-   reads them: one load or gather instruction covers 32 consecutive entries. A lane's accumulator holds its entries of
-   the open row (there is one open row for the whole warp: rows are consecutive runs of entries); at each head of a
-   round (the round's mask word, warp-uniform) the lanes before the head add their product, an xor butterfly sums the
-   row over the 32 lanes, lane 0 stores it (Put) and every accumulator restarts at 0. No shared memory, no descriptor,
-   no carries between tiles. The next tile's stage (values, offsets, mask, base) is loaded while the current one is
-   summed. */
-template <typename V>
-struct StageS {
-  V     v[4];
-  int   c[4]; /* a narrow tile's 16-bit offsets, or a wide tile's CSR columns */
-  int   base; /* the tile's base, -1: wide */
-  uint4 hm;
-};
-/* the stage of the tile at nonzero tb, whose base is lane j of tb16. EARLY (the warp's first tile): the offsets and
-   values are loaded before the base is read (as Fetch16), a wide tile's CSR columns after */
-template <typename V, bool EARLY>
-__device__ __forceinline__ void FetchS(const Dev &D, const Cols16<true> &K, unsigned tb, int lane, int tb16, int j, StageS<V> &s)
-{
-  const unsigned nnz = (unsigned)D.nnz;
-  if (EARLY) {
-#pragma unroll
-    for (int k = 0; k < 4; k++) { /* the offsets array is padded to whole tiles */
-      unsigned short o;
-      asm volatile("ld.global.cs.u16 %0, [%1];" : "=h"(o) : "l"(K.off + tb + 32u * k + (unsigned)lane));
-      s.c[k] = (int)o;
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < 4; k++) {
-    const unsigned e = tb + 32u * k + (unsigned)lane;
-    s.v[k]           = e < nnz ? spmv::Ldcs(Vals<V>(D) + e) : V(0);
-  }
-  s.base = __shfl_sync(kFull, tb16, j);
-#pragma unroll
-  for (int k = 0; k < 4; k++) {
-    const unsigned e = tb + 32u * k + (unsigned)lane;
-    if (s.base < 0) s.c[k] = e < nnz ? __ldcs(D.cj + e) : 0;
-    else if (!EARLY) s.c[k] = (int)__ldcs(K.off + e);
-  }
-  s.hm = __ldg(K.heads + tb / 128u);
-}
-template <typename V, bool ADD>
-__global__ void __launch_bounds__(kMaxThreads) StridedKernel16(const Dev D, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, const Cols16<true> K)
-{
-  constexpr unsigned WT   = 128;
-  const int          lane = threadIdx.x & (kW - 1);
-  const int64_t      g    = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) / kW;
-#if __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;"); /* the fix-up may be launched now; it waits for this grid */
-#endif
-  if (g >= D.nwarps) return; /* whole warps leave together */
-  const int64_t  t0      = g * D.S;
-  const unsigned tb0     = (unsigned)t0 * WT, nnz = (unsigned)D.nnz;
-  const int      ntw     = (int)min((int64_t)D.S, D.ntiles - t0);
-  const int      tb16    = lane < ntw ? __ldg(K.base + t0 + lane) : 0; /* lane i: the base of tile i */
-  const int      slot    = __ldg(D.wslot + g);
-  int            row     = __ldg(D.bound + t0); /* the open row: a row starting at tb0 is this row, not a head */
-  const int      syncrow = slot >= 0 ? row : -1;
-  PetscScalar    acc     = 0.0;
-  StageS<V>      cur, nxt;
-
-  FetchS<V, true>(D, K, tb0, lane, tb16, 0, cur);
-  cur.hm.x &= ~1u;
-  for (int i = 0; i < ntw; i++) {
-    const unsigned tb = tb0 + (unsigned)i * WT;
-    if (i + 1 < ntw) FetchS<V, false>(D, K, tb + WT, lane, tb16, i + 1, nxt);
-    const bool  full = tb + WT <= nnz;
-    PetscScalar p[4];
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      const unsigned e = tb + 32u * k + (unsigned)lane;
-      const int      c = cur.base >= 0 ? cur.base + cur.c[k] : cur.c[k];
-      p[k]             = full || e < nnz ? spmv::MulRn(spmv::Widen<PetscScalar>(cur.v[k]), spmv::Ldg(x + c)) : PetscScalar(0.0);
-    }
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-      unsigned h  = k == 0 ? cur.hm.x : k == 1 ? cur.hm.y : k == 2 ? cur.hm.z : cur.hm.w;
-      int      lo = 0;
-      while (h) { /* warp-uniform: the round's row starts, in order */
-        const int b = __ffs(h) - 1;
-        h &= h - 1;
-        if (lane >= lo && lane < b) acc = spmv::AddRn(acc, p[k]);
-#pragma unroll
-        for (int o = kW / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o));
-        if (lane == 0) Put<ADD>(y, D.sval, row, syncrow, slot, acc);
-        row++;
-        acc = 0.0;
-        lo  = b;
-      }
-      if (lane >= lo) acc = spmv::AddRn(acc, p[k]);
-    }
-    cur = nxt;
-  }
-#pragma unroll
-  for (int o = kW / 2; o > 0; o >>= 1) acc = spmv::AddRn(acc, spmv::ShflXor(kFull, acc, o));
-  if (lane == 0) Put<ADD>(y, D.sval, row, syncrow, slot, acc); /* the open row (it may go on in the next warp) */
-}
-
 /* The paper's CPU stage on the GPU: add each row's synchronizer slots (a thread per short run, a warp per
    long one, fixed orders), then zero the empty rows (y = A x only). Rows of different runs differ, and
    empty rows have no slots: plain stores, no atomics. */
@@ -882,9 +782,6 @@ __global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t
 /* build and fix-up kernels: kAux threads per block, at most cap blocks */
 inline unsigned Grid(int64_t threads, int64_t cap = 4096) { return spmv::GridFor(threads, kAux, cap); }
 
-/* the fix-up after a product kernel (the tile and strided kernels) */
-PetscErrorCode LaunchFixup(const Dev &D, PetscScalar *y, bool add, cudaStream_t s);
-
 /* the kernels for one tile height and value type */
 template <int T, typename V, bool C16>
 PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool speculate, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
@@ -903,12 +800,6 @@ PetscErrorCode LaunchV(const Dev &D, const Cols16<C16> &K, int warps, bool specu
     else SpMVKernel<T, V, false><<<blocks, warps * kW, shmem, s>>>(D, x, y, speculate);
   }
   SpMVCheckLaunch();
-  PetscCall(LaunchFixup(D, y, add, s));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-PetscErrorCode LaunchFixup(const Dev &D, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
   if (D.nruns > 0 || (!add && D.nempty > 0)) {
     const unsigned fb = Grid(std::max(D.nruns, add ? 0 : D.nempty));
     /* the fix-up as a programmatic dependent launch (compute capability 9.0 and up): its grid is launched while the
@@ -943,19 +834,6 @@ PetscErrorCode Launch(const Dev &D, const Cols16<true> *K, bool single, int warp
     if (single) PetscCall((LaunchV<T, SpMVSingleScalar, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
     else PetscCall((LaunchV<T, PetscScalar, false>(D, Cols16<false>(), warps, speculate, x, y, add, s)));
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* dcsr's strided kernel: the tile kernel's warps, blocks and fix-up, no shared memory */
-template <typename V>
-PetscErrorCode LaunchStrided(const Dev &D, const Cols16<true> &K, int warps, const PetscScalar *x, PetscScalar *y, bool add, cudaStream_t s)
-{
-  PetscFunctionBegin;
-  const unsigned blocks = (unsigned)((D.nwarps + warps - 1) / warps);
-  if (add) StridedKernel16<V, true><<<blocks, warps * kW, 0, s>>>(D, x, y, K);
-  else StridedKernel16<V, false><<<blocks, warps * kW, 0, s>>>(D, x, y, K);
-  SpMVCheckLaunch();
-  PetscCall(LaunchFixup(D, y, add, s));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1035,7 +913,6 @@ public:
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
-    if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_strided", "The strided kernel (lane l takes entries 32k+l of a tile, a row's sum is a warp butterfly at its end) where the head masks exist: 1 always, 0 never, -1 from the rows (at least 24 nonzeros a row on average)", "MatSetType", opt.strided, &opt.strided, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
@@ -1194,7 +1071,6 @@ public:
         SpMVCheckLaunch();
         k16.heads = dheads;
       }
-      st.strided = SegSumUsesStrided(opt, st);
     }
     st.auxbytes  = SegSumAuxBytes(st);
     PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
@@ -1237,11 +1113,6 @@ public:
       else PetscCall(LaunchRowsV<PetscScalar>(st.rowlanes, dev, k16, tshift, x, y, add, s));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    if (st.strided) {
-      if (dsingle) PetscCall(LaunchStrided<SpMVSingleScalar>(dev, k16, (int)st.warps, x, y, add, s));
-      else PetscCall(LaunchStrided<PetscScalar>(dev, k16, (int)st.warps, x, y, add, s));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
     switch (st.T) {
     case 2:
       PetscCall(Launch<2>(dev, opt.c16 ? &k16 : nullptr, dsingle, (int)st.warps, opt.speculate, x, y, add, s));
@@ -1272,7 +1143,6 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? (st.masks ? "the kernel reads the CSR's values, and its columns in wide tiles only (narrow tiles: the 16-bit offsets; the row starts from the head masks; both counted in the auxiliary arrays)" : "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)") : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
     if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
-    else if (st.c16 && st.strided) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: strided, with head masks (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets or head masks, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
@@ -1313,7 +1183,6 @@ public:
       PetscCheck(off == ref.c16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device column offsets differ from the host reference");
     }
     PetscCheck(rst.masks == st.masks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: head masks on the device %d, host reference %d", (int)st.masks, (int)rst.masks);
-    PetscCheck(rst.strided == st.strided, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: strided kernel on the device %d, host reference %d", (int)st.strided, (int)rst.strided);
     if (st.masks) {
       std::vector<unsigned> hm(4 * st.ntiles);
       PetscCall(spmv::Download(hm, reinterpret_cast<const unsigned *>(dheads)));

@@ -64,18 +64,6 @@
    at 42 nonzeros a row, 2-15% slower at 22-81, 3-7% faster at 97-201 (32 lanes). So by default (SegSumRowLanes) only rows of
    at least kSegSumRowMin nonzeros on average, none longer than kSegSumRowSkew times the average (a longer row would
    keep its group busy alone), take it, with 32 lanes; -mat_dcsr_row_lanes 8, 16 or 32 forces it, 0 forbids it.
-
-   dcsr's strided kernel (issue #29: the gather order of floor-gather16): the tile kernel's warps, tiles, head masks,
-   synchronizer slots and fix-up, but lane l takes entries 32k + l of each 128-nonzero tile (round k = 0..3), so that
-   a load or gather instruction reads 32 consecutive entries, where the tile kernel's (lane l: entries 4l..4l+3, as
-   its segmented sums need) reads entries 4 apart over the whole tile. The sums: a lane's accumulator holds its
-   entries of the warp's one open row; at each row start of a round (the head mask's word, warp-uniform) the lanes
-   before it add their product, an xor butterfly (offsets 16, ..., 1) sums the row over the 32 lanes, lane 0 stores
-   it, and every accumulator restarts at 0. A row end costs a butterfly (about 20 warp instructions) where the tile
-   kernel's cost per tile is fixed (about 220), so it pays where rows are long and a tile holds few row ends. Its own
-   summation order, which the host reference executes the same way (bit for bit). Needs the head masks (128-nonzero
-   tiles, no empty rows); by default (SegSumUsesStrided) where rows hold at least kSegSumStridedMin nonzeros on
-   average and the row kernel does not run; -mat_dcsr_strided 1 forces it wherever the masks exist, 0 forbids it.
 */
 #pragma once
 #include "../spmvformat.h"
@@ -95,14 +83,12 @@ struct SegSumOptions {
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
   PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
-  PetscInt  strided   = -1;          /* dcsr: the strided kernel, 1 wherever the head masks exist, 0 never, -1 from the rows (SegSumUsesStrided) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
 constexpr int     kSegSumRowUnroll = 4;  /* the row kernel: entries a lane loads before it sums them */
 constexpr double  kSegSumRowMin    = 96; /* the row kernel by default from this many nonzeros a row on average ... */
 constexpr double  kSegSumRowSkew   = 4;  /* ... and no row longer than this times the average */
-constexpr double  kSegSumStridedMin = 24; /* the strided kernel by default from this many nonzeros a row on average */
 
 /* What the layout looks like; identical on host and device (Verify compares them) */
 struct SegSumStats {
@@ -119,7 +105,6 @@ struct SegSumStats {
   int64_t  maxrow = 0;    /* dcsr: the longest row */
   int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
   bool     masks = false; /* dcsr: the tile kernel reads head masks (SegSumUsesMasks) */
-  bool     strided = false; /* dcsr: the strided kernel runs (SegSumUsesStrided) */
 };
 /* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
    every row start of a tile (16 bytes a tile), built once with the layout; the kernel then reads a tile's
@@ -132,7 +117,6 @@ struct SegSumStats {
    nonzeros a row, level (-0.7% to +1.5%) on rows of 22-49; H200, 2.5-2.7% faster on rows of 42 and 49, level
    elsewhere */
 inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.masks && s.T == 4 && s.nempty == 0 && !s.rowlanes && s.ntiles > 0; }
-inline bool SegSumUsesStrided(const SegSumOptions &o, const SegSumStats &s) { return s.masks && (o.strided == 1 || (o.strided == -1 && s.m > 0 && (double)s.nnz >= kSegSumStridedMin * (double)s.m)); }
 inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0) + (s.masks ? 16 * s.ntiles : 0); }
 /* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
    ones, the tile bases), row offsets, tile boundaries (the synchronizer and the empty rows are left out: small) */
@@ -140,7 +124,7 @@ inline double SegSumBytesPerNnz(const SegSumStats &s, bool single)
 {
   if (!s.nnz) return 0.0;
   const double nnz = (double)s.nnz, cols = s.c16 ? 2.0 * (nnz - (double)s.nwidennz) + 4.0 * (double)s.nwidennz + 4.0 * (double)s.ntiles : 4.0 * nnz;
-  return (single ? 4.0 : 8.0) + (cols + (s.masks ? 16.0 * (double)s.ntiles : 4.0 * (double)(s.m + 1)) + (s.rowlanes ? 0.0 : 4.0 * (double)(s.strided ? s.nwarps : s.ntiles + 1))) / nnz;
+  return (single ? 4.0 : 8.0) + (cols + (s.masks ? 16.0 * (double)s.ntiles : 4.0 * (double)(s.m + 1)) + (s.rowlanes ? 0.0 : 4.0 * (double)(s.ntiles + 1))) / nnz;
 }
 
 /* The auxiliary arrays on the host (the device holds the same, see above) */

@@ -9,7 +9,6 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.name, o.tile);
   PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.name, o.S);
   PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
-  PetscCheck(o.strided >= -1 && o.strided <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_strided %" PetscInt_FMT " must be -1 (from the rows), 0 (never) or 1 (wherever the head masks exist)", o.name, o.strided);
   PetscCheck(o.rowlanes == -1 || o.rowlanes == 0 || o.rowlanes == 8 || o.rowlanes == 16 || o.rowlanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 8, 16 or 32", o.name, o.rowlanes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -101,7 +100,6 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
     for (PetscInt r = 0; r < m; r++) st->maxrow = std::max<int64_t>(st->maxrow, A.i[r + 1] - A.i[r]);
     st->rowlanes = SegSumRowLanes(o, m, st->nnz, st->maxrow);
     st->masks    = SegSumUsesMasks(o, *st);
-    st->strided  = SegSumUsesStrided(o, *st);
     if (st->masks) {
       L->heads.assign(4 * st->ntiles, 0u);
       for (PetscInt r = 0; r < m; r++) {
@@ -215,50 +213,6 @@ struct Warp {
     if (pending) put(r_hi, carry);
   }
 };
-
-/* dcsr's strided kernel (segsum.cu, StridedKernel16), lane by lane: warp g's tiles in rounds of 32 entries, lane l
-   holding entry 32 k + l of round k; at each head of a round the lanes before it add their product, the xor butterfly
-   sums the 32 accumulators into the row, which is stored, and every accumulator restarts at 0 */
-static void StridedRun(const SegSumStats &st, const SegSumHostLayout &L, const SpMVHostCsr &A, const PetscScalar *x, PetscScalar *y, bool add, int64_t g)
-{
-  const int64_t t0 = g * st.S, nnz = st.nnz;
-  const int     ntw = (int)std::min<int64_t>(st.S, st.ntiles - t0), slot = L.wslot[g];
-  int           row = L.bound[t0];
-  const int     syncrow = slot >= 0 ? row : -1;
-  PetscScalar   acc[kSegSumW], t[kSegSumW], p[kSegSumW];
-  auto          close = [&]() {
-    for (int o = kSegSumW / 2; o > 0; o >>= 1) {
-      for (int l = 0; l < kSegSumW; l++) t[l] = acc[l] + acc[l ^ o];
-      std::copy(t, t + kSegSumW, acc);
-    }
-    if (row == syncrow) L.sval[slot] = acc[0];
-    else y[row] = add ? y[row] + acc[0] : acc[0];
-    row++;
-    std::fill(acc, acc + kSegSumW, PetscScalar(0.0));
-  };
-  std::fill(acc, acc + kSegSumW, PetscScalar(0.0));
-  for (int i = 0; i < ntw; i++) {
-    const int64_t tile = t0 + i;
-    for (int k = 0; k < 4; k++) {
-      const int64_t e0 = tile * 128 + 32 * k;
-      for (int l = 0; l < kSegSumW; l++) {
-        const int64_t e = e0 + l;
-        p[l]            = e < nnz ? A.a[e] * x[L.cbase[tile] >= 0 ? (int64_t)L.cbase[tile] + L.c16[e] : (int64_t)A.j[e]] : PetscScalar(0.0);
-      }
-      unsigned h  = L.heads[4 * tile + k] & ((i == 0 && k == 0) ? ~1u : ~0u);
-      int      lo = 0;
-      while (h) {
-        const int b = __builtin_ctz(h);
-        h &= h - 1;
-        for (int l = lo; l < b; l++) acc[l] = acc[l] + p[l];
-        close();
-        lo = b;
-      }
-      for (int l = lo; l < kSegSumW; l++) acc[l] = acc[l] + p[l];
-    }
-  }
-  close();
-}
 } // namespace
 
 /* dcsr's row kernel (segsum.cu, RowKernel16), lane by lane: lane l of a row's L sums its entries l, l+L, ... in
@@ -292,12 +246,8 @@ void SegSumMultHost(const SegSumStats &st, const SegSumHostLayout &L, const SpMV
     RowsMultHost(st, A, x, y, add);
     return;
   }
-  if (st.strided)
-    for (int64_t g = 0; g < st.nwarps; g++) StridedRun(st, L, A, x, y, add, g);
-  else {
-    Warp w(st, L, A, x, y, add);
-    for (int64_t g = 0; g < st.nwarps; g++) w.Run(g);
-  }
+  Warp w(st, L, A, x, y, add);
+  for (int64_t g = 0; g < st.nwarps; g++) w.Run(g);
   /* the fix-up: each row's synchronizer slots in a fixed order, then the empty rows */
   for (int64_t k = 0; k < st.nruns; k++) {
     const int s = L.run_off[k], len = L.run_off[k + 1] - s, row = L.run_row[k];
