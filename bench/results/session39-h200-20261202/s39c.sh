@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # session 39, call c (#29: the strided kernel with finished rows in a shared buffer, 16 rows summed at a time; -mat_dcsr_strided 2: capped at 64 registers):
 # correctness (test_gpu bitwise against the host reference and against AIJ, default and forced, fp32 copy, memcheck,
-# racecheck), then bench_spmv: the tile kernel (dcsr/t), the strided kernel forced (dcsr/s, also where the row kernel
-# would run), the default, against floor-gather16 and floor-gather16c, long- and short-row matrices, one process
+# racecheck; also capped), then bench_spmv: the tile kernel (dcsr/t), the strided kernel forced with the row kernel off
+# (dcsr/sr) and capped (dcsr/cr), the default, against floor-gather16 and floor-gather16c, long- and short-row matrices,
+# one process
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
 . /opt/devb/env.sh; E=/opt/devb/extra
