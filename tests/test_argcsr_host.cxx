@@ -26,6 +26,8 @@
 #include "mat/impls/spmv/argcsr/argcsr.h"
 #include <algorithm>
 #include <chrono>
+#include <climits>
+#include <cstdint>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -85,6 +87,26 @@ static std::vector<TestMatrix> MakeTestMatrices(Rng &rng)
   t.push_back({"tall 500x8", RandomCsr(rng, 500, 8, [&](PetscInt) { return Uniform(rng, 0, 8); })});
   const auto upto25 = [&](PetscInt) { return Uniform(rng, 0, 25); };
   t.push_back({"unsorted columns", RandomCsr(rng, 100, 100, upto25, false)});
+  /* 16-bit offsets (mean >= 24: the rule's D = 16 or 24): a band, columns far apart, and group spans at the limit */
+  {
+    std::vector<std::vector<PetscInt>> band(1200);
+    for (PetscInt r = 0; r < 1200; r++)
+      for (PetscInt c = std::max<PetscInt>(0, r - 40); c <= std::min<PetscInt>(1199, r + 40); c++) band[r].push_back(c);
+    t.push_back({"band of 81 (1200 rows)", CsrFromRows(1200, band, rng)});
+    const PetscInt m = 300, n = 200000;
+    t.push_back({"30 a row, columns anywhere in 200000", RandomCsr(rng, m, n, [](PetscInt) { return 30; })});
+    for (PetscInt span : {65534, 65535}) { /* every row 30 columns near 0, except row 3 whose last column is span */
+      std::vector<std::vector<PetscInt>> rows(m);
+      for (PetscInt r = 0; r < m; r++) {
+        for (PetscInt c = 0; c < 30; c++) rows[r].push_back((r + c) % 70);
+        std::sort(rows[r].begin(), rows[r].end());
+        rows[r].erase(std::unique(rows[r].begin(), rows[r].end()), rows[r].end());
+        if (r == 3) rows[r].back() = span;
+      }
+      t.push_back({"a group spanning " + std::to_string(span) + " columns", CsrFromRows(span + 1, rows, rng)});
+    }
+    t.push_back({"mean 30, far columns, empty rows (50%)", RandomCsr(rng, 2000, 70000, [&](PetscInt) { return u01() < 0.5 ? 0 : Uniform(rng, 40, 80); })});
+  }
   t.push_back({"1x1", RandomCsr(rng, 1, 1, [](PetscInt) { return 1; })});
   t.push_back({"1x1 empty", RandomCsr(rng, 1, 1, [](PetscInt) { return 0; })});
   t.push_back({"0x0", RandomCsr(rng, 0, 0, [](PetscInt) { return 0; })});
@@ -98,14 +120,15 @@ struct TestOptions {
   ARgCSROptions o;
 };
 
-static TestOptions Opt(PetscInt BS, PetscInt D, bool split = true, bool paper = false)
+static TestOptions Opt(PetscInt BS, PetscInt D, bool split = true, bool paper = false, PetscBool3 i16 = PETSC_BOOL3_UNKNOWN)
 {
   TestOptions t;
   t.o.block_size     = BS;
   t.o.chunk_size     = D;
   t.o.split_long     = split ? PETSC_TRUE : PETSC_FALSE;
   t.o.paper_grouping = paper ? PETSC_TRUE : PETSC_FALSE;
-  t.name             = "BS " + std::to_string(BS) + " D " + std::to_string(D) + (split ? "" : " no split") + (paper ? " paper grouping" : "");
+  t.o.index16        = i16;
+  t.name             = "BS " + std::to_string(BS) + " D " + (D == PETSC_DECIDE ? std::string("by the rule") : std::to_string(D)) + (split ? "" : " no split") + (paper ? " paper grouping" : "") + (i16 == PETSC_BOOL3_TRUE ? " index16" : i16 == PETSC_BOOL3_FALSE ? " no index16" : "");
   return t;
 }
 
@@ -113,7 +136,7 @@ static std::vector<TestOptions> MakeTestOptions()
 {
   std::vector<TestOptions> t;
   TestOptions              d;
-  d.name = "defaults (BS 128 D 8)";
+  d.name = "defaults (BS 128, D by the rule, 16-bit offsets at D >= 16)";
   t.push_back(d);
   t.push_back(Opt(32, 1));
   t.push_back(Opt(32, 3));
@@ -125,6 +148,15 @@ static std::vector<TestOptions> MakeTestOptions()
   t.push_back(Opt(32, 1, false, true));
   t.push_back(Opt(12, 2)); /* host-only block sizes (the plugin takes multiples of 32): partial warps */
   t.push_back(Opt(40, 5, true, true));
+  /* 16-bit offsets forced: one batch (D 8), two (16), partial batches (3, 12), partial warps (12 threads), long rows
+     (D 3 with BS 32: pieces of 96), the paper's grouping; the rule's D without them */
+  t.push_back(Opt(128, 8, true, false, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(128, 16, true, false, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(32, 3, true, false, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(12, 12, true, false, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(64, 20, true, true, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(64, 16)); /* explicit D >= 16: 16-bit where they fit, no fallback */
+  t.push_back(Opt(128, PETSC_DECIDE, true, false, PETSC_BOOL3_FALSE));
   return t;
 }
 
@@ -259,8 +291,15 @@ static std::vector<int> NaiveGreedy(const std::vector<int64_t> &len, int BS)
   - statistics
   Returns false when the structure is too broken to run a product on.
 */
-static bool CheckLayout(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLayout &L, const ARgCSRStats &st)
+static bool CheckPacked(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLayout &L, const ARgCSRStats &st);
+
+static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHostLayout &L, const ARgCSRStats &st)
 {
+  /* D: the option, or the rule from the mean row length, or after a fallback (checked in CheckPacked) the default */
+  const double mean = A.m ? (double)A.Nnz() / (double)A.m : 0.0;
+  if (oin.chunk_size == PETSC_DECIDE && !Check(L.p.D == ARgCSRChunkRule(mean) || (L.p.D == kARgCSRDefaultD && !st.index16), "D %d, the rule gives %d at mean %.2f", L.p.D, ARgCSRChunkRule(mean), mean)) return false;
+  ARgCSROptions o = oin;
+  o.chunk_size    = L.p.D;
   const int                        BS = (int)o.block_size, nw = (BS + 31) / 32;
   const int64_t                    D = o.chunk_size, T = BS * D, nnz = A.Nnz();
   const std::vector<ExpectedGroup> eg = ExpectedGroups(A, o);
@@ -368,7 +407,55 @@ static bool CheckLayout(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLa
   Check(st.m == A.m && st.n == A.n && st.nnz == nnz && st.groups == G && st.pieces == pieces && st.long_rows == (int64_t)lrow.size() && st.stored == S && st.max_chunk == maxc && st.max_rows == maxrows,
         "stats m %" PetscInt_FMT " n %" PetscInt_FMT " nnz %lld groups %lld pieces %lld long %lld stored %lld maxchunk %" PetscInt_FMT " maxrows %" PetscInt_FMT ", expected %" PetscInt_FMT " %" PetscInt_FMT " %lld %lld %lld %zu %lld %" PetscInt_FMT " %" PetscInt_FMT, st.m, st.n,
         (long long)st.nnz, (long long)st.groups, (long long)st.pieces, (long long)st.long_rows, (long long)st.stored, st.max_chunk, st.max_rows, A.m, A.n, (long long)nnz, (long long)G, (long long)pieces, lrow.size(), (long long)S, maxc, maxrows);
-  return true;
+  return CheckPacked(A, oin, L, st);
+}
+
+/*
+  The 16-bit offsets, re-derived: wanted where index16 is true, or unknown at D >= 16; taken iff every group spans
+  fewer than 65535 columns (else a rule-chosen D falls back to 8, built again); gbase = each group's smallest column,
+  coff = prefix sums of ceil(C/8)*BS, and the offset of entry k = 8b+u of thread t in half u of word coff + b*BS + t
+  (0xFFFF where the chunk holds no entry); the 32-bit col stays the host's
+*/
+static bool CheckPacked(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLayout &L, const ARgCSRStats &st)
+{
+  const int64_t G = st.groups, BS = L.p.BS;
+  const double  mean = A.m ? (double)A.Nnz() / (double)A.m : 0.0;
+  const int     D0   = o.chunk_size == PETSC_DECIDE ? ARgCSRChunkRule(mean) : (int)o.chunk_size; /* D before a fallback */
+  const bool    want = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && D0 >= 16);
+  int64_t       span = 0;
+  for (int64_t g = 0; g < G; g++) {
+    int64_t lo = INT64_MAX, hi = -1;
+    for (int64_t q = L.goff[g]; q < L.goff[g + 1]; q++)
+      if (L.col[q] >= 0) lo = std::min<int64_t>(lo, L.col[q]), hi = std::max<int64_t>(hi, L.col[q]);
+    if (hi >= 0) span = std::max(span, hi - lo);
+  }
+  const bool fallback = want && G && o.chunk_size == PETSC_DECIDE && D0 != kARgCSRDefaultD && L.p.D == kARgCSRDefaultD;
+  if (fallback) { /* the layout at D0 had a group spanning 65535 or more (its span is in st.span) */
+    return Check(!st.index16 && st.span >= 65535 && L.coff.empty() && L.col16.empty() && L.gbase.empty(), "fallback from D %d: index16 %d, span %lld, packed arrays %zu/%zu/%zu", D0, (int)st.index16, (long long)st.span, L.coff.size(), L.col16.size(), L.gbase.size());
+  }
+  const bool taken = want && G > 0 && span < 65535;
+  if (!Check(st.index16 == taken && L.p.D == D0, "16-bit offsets: wanted %d, widest group %lld: taken %d, expected %d (D %d, expected %d)", (int)want, (long long)span, (int)st.index16, (int)taken, L.p.D, D0)) return false;
+  if (!Check(st.span == (want && G ? span : 0), "span statistic %lld, expected %lld", (long long)st.span, (long long)(want && G ? span : 0))) return false;
+  if (!taken) return Check(L.coff.empty() && L.col16.empty() && L.gbase.empty() && st.packed == 0, "32-bit columns, yet packed arrays of %zu/%zu/%zu", L.coff.size(), L.col16.size(), L.gbase.size());
+  if (!Check((int64_t)L.gbase.size() == G && (int64_t)L.coff.size() == G + 1 && L.coff[0] == 0, "packed array sizes gbase %zu coff %zu", L.gbase.size(), L.coff.size())) return false;
+  for (int64_t g = 0; g < G; g++) {
+    const int C = L.ginfo[4 * g + 2];
+    int       lo = -1;
+    for (int64_t q = L.goff[g]; q < L.goff[g + 1]; q++)
+      if (L.col[q] >= 0) lo = lo < 0 ? L.col[q] : std::min(lo, L.col[q]);
+    if (!Check(L.gbase[g] == std::max(lo, 0), "group %lld: base %d, smallest column %d", (long long)g, L.gbase[g], lo)) return false;
+    if (!Check(L.coff[g + 1] - L.coff[g] == (int64_t)((C + 7) / 8) * BS, "group %lld (C %d): %lld words", (long long)g, C, (long long)(L.coff[g + 1] - L.coff[g]))) return false;
+    for (int b = 0; b < (C + 7) / 8; b++)
+      for (int64_t t = 0; t < BS; t++)
+        for (int u = 0; u < 8; u++) {
+          const int      k   = 8 * b + u;
+          const int      c   = k < C ? L.col[L.goff[g] + (int64_t)k * BS + t] : -1;
+          const unsigned exp = c < 0 ? 0xFFFFu : (unsigned)(c - L.gbase[g]);
+          const unsigned got = L.col16[(std::size_t)(L.coff[g] + b * BS + t) * 8 + u];
+          if (!Check(got == exp && (c < 0 || exp < 0xFFFFu), "group %lld thread %lld entry %d: offset %#x, expected %#x (column %d)", (long long)g, (long long)t, k, got, exp, c)) return false;
+        }
+  }
+  return Check((int64_t)L.col16.size() == 8 * L.coff[G] && st.packed == L.coff[G], "col16 holds %zu halves, packed %lld, coff[G] %lld", L.col16.size(), (long long)st.packed, (long long)L.coff[G]);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -449,7 +536,7 @@ static PetscErrorCode TestExecutor(const std::vector<TestMatrix> &mats, const st
 static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std::vector<TestOptions> &opts)
 {
   const int before = g_failures;
-  int       layouts = 0, long_layouts = 0;
+  int       layouts = 0, long_layouts = 0, packed = 0, fallbacks = 0, ruled = 0;
 
   PetscFunctionBeginUser;
   for (const auto &t : mats)
@@ -461,9 +548,12 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       CheckLayout(t.A, to.o, L, st);
       layouts++;
       long_layouts += st.long_rows > 0;
+      packed += st.index16;
+      fallbacks += to.o.chunk_size == PETSC_DECIDE && to.o.index16 == PETSC_BOOL3_UNKNOWN && st.span >= 65535 && !st.index16;
+      ruled += to.o.chunk_size == PETSC_DECIDE && L.p.D > kARgCSRDefaultD;
     }
-  Check(long_layouts > 0, "no layout had long rows");
-  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts (" + std::to_string(long_layouts) + " with long rows): groups, greedy, chunk sizes, mapping, heads, offsets, chunks, stats");
+  Check(long_layouts > 0 && packed > 0 && fallbacks > 0 && ruled > 0, "layouts with long rows %d, with 16-bit offsets %d, fallbacks to 32-bit %d, rule-chosen D > 8 %d: each must be > 0", long_layouts, packed, fallbacks, ruled);
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts (" + std::to_string(long_layouts) + " with long rows, " + std::to_string(packed) + " with 16-bit offsets, " + std::to_string(ruled) + " at the rule's D > 8, " + std::to_string(fallbacks) + " fallbacks to 32-bit): groups, greedy, chunk sizes, mapping, heads, offsets, chunks, packed offsets, stats");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -475,7 +565,7 @@ static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, const std
 
   PetscFunctionBeginUser;
   for (const auto &t : mats)
-    for (const auto &to : {opts[0], opts[1], opts[6]}) {
+    for (const auto &to : {opts[0], opts[1], opts[6], opts[12]}) {
       ARgCSRHostLayout L;
       ARgCSRStats      st;
       g_context = "refresh: " + t.name + ", " + to.name;
@@ -483,7 +573,7 @@ static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, const std
       const ARgCSRHostLayout old = L;
       const Csr              B   = WithNewValues(t.A, rng);
       PetscCall(ARgCSRRefreshHostLayout(B.View(), &L));
-      Check(L.ginfo == old.ginfo && L.goff == old.goff && L.heads == old.heads && L.map == old.map && L.col == old.col && L.src == old.src && L.lrow == old.lrow && L.lgroup == old.lgroup && L.lcount == old.lcount, "the refresh changed the structure");
+      Check(L.ginfo == old.ginfo && L.goff == old.goff && L.heads == old.heads && L.map == old.map && L.col == old.col && L.src == old.src && L.lrow == old.lrow && L.lgroup == old.lgroup && L.lcount == old.lcount && L.gbase == old.gbase && L.coff == old.coff && L.col16 == old.col16, "the refresh changed the structure");
       bool ok = L.val.size() == L.src.size();
       for (std::size_t k = 0; ok && k < L.val.size(); k++) ok = L.val[k] == (L.src[k] >= 0 ? B.a[L.src[k]] : 0.0);
       Check(ok, "values after the refresh are not the new CSR values (0 on padding)");
@@ -555,7 +645,7 @@ static PetscErrorCode TestRules(Rng &rng)
   Check(ARgCSRKey(10, 3, 5) > ARgCSRKey(9, 3, 0) && ARgCSRKey(8, 2, 1) > ARgCSRKey(8, 2, 2) && ARgCSRKey(0, 1, 0) < ARgCSRKey(1, 1, 100), "key order: larger ceil(len/t) first, then the lower row");
 
   g_context = "rules: option ranges";
-  const std::vector<std::pair<PetscInt, PetscInt>> bad = {{48, 3}, {0, 3}, {2048, 3}, {-32, 3}, {33, 1}, {256, 0}, {256, -1}, {256, 65537}};
+  const std::vector<std::pair<PetscInt, PetscInt>> bad = {{48, 3}, {0, 3}, {2048, 3}, {-32, 3}, {33, 1}, {256, 0}, {256, -2}, {256, 65537}};
   for (const auto &[bs, dd] : bad) {
     ARgCSROptions  o;
     PetscErrorCode ierr;
@@ -566,7 +656,7 @@ static PetscErrorCode TestRules(Rng &rng)
     PetscCall(PetscPopErrorHandler());
     Check(ierr == PETSC_ERR_ARG_OUTOFRANGE, "block size %" PetscInt_FMT ", chunk size %" PetscInt_FMT ": error %d, expected PETSC_ERR_ARG_OUTOFRANGE", bs, dd, (int)ierr);
   }
-  for (const auto &[bs, dd] : std::vector<std::pair<PetscInt, PetscInt>>{{32, 1}, {1024, 65536}, {256, 3}}) {
+  for (const auto &[bs, dd] : std::vector<std::pair<PetscInt, PetscInt>>{{32, 1}, {1024, 65536}, {256, 3}, {128, PETSC_DECIDE}}) {
     ARgCSROptions o;
     o.block_size = bs;
     o.chunk_size = dd;
@@ -578,7 +668,7 @@ static PetscErrorCode TestRules(Rng &rng)
     PetscErrorCode ierr;
     o.block_size = bs;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
-    ierr = ARgCSRSetParams(o, &p);
+    ierr = ARgCSRSetParams(o, 0.0, &p);
     PetscCall(PetscPopErrorHandler());
     Check(ierr == PETSC_ERR_ARG_OUTOFRANGE, "layout block size %" PetscInt_FMT " accepted", bs);
   }

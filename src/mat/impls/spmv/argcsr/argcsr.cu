@@ -7,11 +7,12 @@
 #include <petscdevice_cuda.h>
 #include <cub/cub.cuh>
 #include <algorithm>
+#include <climits>
 
 namespace {
 constexpr int      kThreads = 128; /* build kernels */
 constexpr unsigned kFull    = 0xffffffffu;
-constexpr int      kBatch   = 8; /* entries of a chunk loaded together by the product kernel */
+constexpr int      kBatch   = kARgCSRBatch; /* entries of a chunk loaded together by the product kernel */
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Build                                                                                            */
@@ -197,6 +198,51 @@ __global__ void Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, c
   }
 }
 
+/* 16-bit offsets: one warp a group: its smallest column (gbase; 0 without entries) and the widest span (*span) */
+__global__ void GroupSpan(int64_t G, const int64_t *__restrict__ goff, const int *__restrict__ col, int *__restrict__ gbase, int *__restrict__ span)
+{
+  const int lane = threadIdx.x & 31;
+  /* g is the same for the whole warp (blockDim is a multiple of 32): warps loop and leave together */
+  for (int64_t g = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; g < G; g += ((int64_t)gridDim.x * blockDim.x) >> 5) {
+    int lo = INT_MAX, hi = -1;
+    for (int64_t q = goff[g] + lane; q < goff[g + 1]; q += 32) {
+      const int c = col[q];
+      if (c >= 0) {
+        lo = Min(lo, c);
+        hi = Max(hi, c);
+      }
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      lo = Min(lo, __shfl_xor_sync(kFull, lo, o));
+      hi = Max(hi, __shfl_xor_sync(kFull, hi, o));
+    }
+    if (lane == 0) {
+      gbase[g] = hi >= 0 ? lo : 0;
+      if (hi >= 0) atomicMax(span, hi - lo);
+    }
+  }
+}
+/* the uint4 words of each group (for their scan into coff) */
+__global__ void PackedWords(int64_t G, int BS, const int *__restrict__ ginfo, int64_t *__restrict__ words)
+{
+  for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < G; g += (int64_t)gridDim.x * blockDim.x) words[g] = ARgCSRPackedWords(BS, ginfo[4 * g + 2]);
+}
+/* one warp a group: its stored columns as 16-bit offsets packed by batch (col16 preset to 0xFFFF, the padding) */
+__global__ void Pack16(int64_t G, int BS, const int64_t *__restrict__ goff, const int64_t *__restrict__ coff, const int *__restrict__ col, const int *__restrict__ gbase, unsigned short *__restrict__ col16)
+{
+  const int lane = threadIdx.x & 31;
+  for (int64_t g = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; g < G; g += ((int64_t)gridDim.x * blockDim.x) >> 5) {
+    const int     b = gbase[g];
+    const int64_t c0 = coff[g];
+    for (int64_t q = goff[g] + lane; q < goff[g + 1]; q += 32) {
+      const int c = col[q];
+      if (c < 0) continue;
+      const int64_t e = q - goff[g];
+      col16[ARgCSRPackedHalf(c0, BS, (int)(e / BS), (int)(e % BS))] = (unsigned short)(c - b);
+    }
+  }
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 /* SpMV                                                                                             */
 /* ------------------------------------------------------------------------------------------------ */
@@ -205,9 +251,11 @@ __global__ void Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, c
   One block of BS threads per group (see argcsr.h). Thread t: its chunk's partial sum; warp: segmented
   shuffle reduction (segments start at row heads and at lane 0), segment heads to shared memory; thread
   i < nrows: row i's sum over its warp pieces, in order, to y (or part[g] for a long row's piece).
+  PACKED: the columns are 16-bit offsets packed by batch (col16, gbase, coff): a batch's 8 offsets come with one
+  16-byte load, then all 8 values and x entries are loaded before the fmas (the same fmas in the same order).
 */
-template <bool ADD>
-__global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+template <bool ADD, bool PACKED>
+__device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
   extern __shared__ PetscScalar psum[]; /* BS */
   const int       g = blockIdx.x, t = threadIdx.x, lane = t & 31;
@@ -217,17 +265,42 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
   const uint32_t  hw  = __ldg(h + (t >> 5));
   const int       C   = gi.z;
 
-  const int         *cp  = col + off + t;
   const PetscScalar *vp  = val + off + t;
   PetscScalar        acc = 0;
-  for (int k = 0; k < C; k += kBatch) { /* batches: the columns first (independent loads), then values and x */
-    int c[kBatch];
+  if constexpr (PACKED) {
+    const int    base = __ldg(gbase + g);
+    const uint4 *wp   = col16 + __ldg(coff + g) + t;
+    for (int k = 0; k < C; k += kBatch) {
+      const uint4    w     = __ldcs(wp + (int64_t)(k / kBatch) * BS);
+      const unsigned ws[4] = {w.x, w.y, w.z, w.w};
+      int            c[kBatch];
+      PetscScalar    a[kBatch], b[kBatch];
 #pragma unroll
-    for (int u = 0; u < kBatch; u++) c[u] = k + u < C ? __ldcs(cp + (int64_t)(k + u) * BS) : -1;
+      for (int u = 0; u < kBatch; u++) {
+        const unsigned o = (ws[u / 2] >> (16 * (u & 1))) & 0xFFFFu;
+        c[u]             = o == kARgCSRPad16 ? -1 : base + (int)o;
+      }
 #pragma unroll
-    for (int u = 0; u < kBatch; u++)
-      if (c[u] >= 0) acc = spmv::Fma(spmv::Ldcs(vp + (int64_t)(k + u) * BS), spmv::Ldg(x + c[u]), acc);
-    if (c[kBatch - 1] < 0) break; /* padding only at the tail: the chunk (or C) ended */
+      for (int u = 0; u < kBatch; u++) { /* unpredicated, in bounds (padding reads a value of the chunk and x[0]) */
+        a[u] = spmv::Ldcs(vp + (int64_t)Min(k + u, C - 1) * BS);
+        b[u] = spmv::Ldg(x + Max(c[u], 0));
+      }
+#pragma unroll
+      for (int u = 0; u < kBatch; u++)
+        if (c[u] >= 0) acc = spmv::Fma(a[u], b[u], acc);
+      if (c[kBatch - 1] < 0) break; /* padding only at the tail: the chunk (or C) ended */
+    }
+  } else {
+    const int *cp = col + off + t;
+    for (int k = 0; k < C; k += kBatch) { /* batches: the columns first (independent loads), then values and x */
+      int c[kBatch];
+#pragma unroll
+      for (int u = 0; u < kBatch; u++) c[u] = k + u < C ? __ldcs(cp + (int64_t)(k + u) * BS) : -1;
+#pragma unroll
+      for (int u = 0; u < kBatch; u++)
+        if (c[u] >= 0) acc = spmv::Fma(spmv::Ldcs(vp + (int64_t)(k + u) * BS), spmv::Ldg(x + c[u]), acc);
+      if (c[kBatch - 1] < 0) break; /* padding only at the tail: the chunk (or C) ended */
+    }
   }
 
   const uint32_t segs = hw | 1u;
@@ -251,6 +324,18 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
       y[r]        = ADD ? y[r] + s : s;
     } else part[g] = s;
   }
+}
+template <bool ADD>
+__global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+{
+  SpMVBody<ADD, false>(BS, nw, ginfo, goff, heads, val, col, nullptr, nullptr, nullptr, x, y, part);
+}
+/* one block a multiprocessor as the bound: ptxas then keeps a batch's 16 loads in flight (64 registers; at the default
+   bound of 32 it issued one entry's loads at a time) */
+template <bool ADD>
+__global__ void __launch_bounds__(1024, 1) SpMV16(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+{
+  SpMVBody<ADD, true>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, x, y, part);
 }
 
 /* One warp per long row: its pieces' sums in a fixed order (lane-strided, then the shuffle-down tree) */
@@ -291,6 +376,9 @@ struct ARgCSRDeviceLayout {
   int64_t     *goff  = nullptr;
   uint32_t    *heads = nullptr;
   PetscScalar *val = nullptr, *part = nullptr;
+  int         *gbase = nullptr; /* 16-bit offsets (argcsr.h): col is freed then */
+  int64_t     *coff  = nullptr;
+  uint16_t    *col16 = nullptr;
   std::size_t  bytes = 0;
 };
 } // namespace
@@ -312,7 +400,8 @@ public:
   {
     PetscFunctionBegin;
     PetscCall(PetscOptionsInt("-mat_argcsr_block_size", "Threads per CUDA block = chunks per row group (a multiple of 32 in [32, 1024])", "MatSetType", opt.block_size, &opt.block_size, NULL));
-    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
+    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: by the mean row length, 8; 16 from 24 nonzeros a row and 24 from 64 where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
+    PetscCall(PetscOptionsBool3("-mat_argcsr_index16", "Columns as 16-bit offsets from each group's smallest column, read by the batched kernel, where every group spans fewer than 65535 columns (default: where D >= 16)", "MatSetType", opt.index16, &opt.index16, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
     PetscCall(ARgCSRCheckOptions(opt));
@@ -346,13 +435,14 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part}));
+    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part, dev.gbase, dev.coff, dev.col16}));
     dev = ARgCSRDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   std::size_t DeviceBytes() const override { return dev.bytes; }
 
-  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  /* the device layout at par, 32-bit columns (the host reference's BuildLayout) */
+  PetscErrorCode BuildLayout(const SpMVDeviceCsr &A, cudaStream_t s)
   {
     const int64_t m = A.m;
     int64_t      *ng = nullptr, *gfirst = nullptr, *gsize = nullptr, tot[2];
@@ -362,8 +452,6 @@ public:
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
-    PetscCall(ARgCSRCheckOptions(opt));
-    PetscCall(ARgCSRSetParams(opt, &par));
     st       = ARgCSRStats();
     st.m     = A.m;
     st.n     = A.n;
@@ -430,6 +518,70 @@ public:
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
+  /* the groups' spans; where all fit 16 bits, the offsets packed by batch and col freed (ARgCSRBuildHostLayout) */
+  PetscErrorCode Pack(cudaStream_t s, bool *fits)
+  {
+    const int64_t G = st.groups;
+    int          *span = nullptr, hspan = 0;
+    int64_t      *words = nullptr;
+    Scratch       tmp;
+    tmp.s = s;
+
+    PetscFunctionBegin;
+    PetscCall(spmv::DeviceAlloc(&dev.gbase, G, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&span, 1, nullptr, s));
+    PetscCallCUDA(cudaMemsetAsync(span, 0, sizeof(int), s));
+    GroupSpan<<<GridFor(G * 32), kThreads, 0, s>>>(G, dev.goff, dev.col, dev.gbase, span);
+    SpMVCheckLaunch();
+    PetscCallCUDA(cudaMemcpyAsync(&hspan, span, sizeof(int), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    PetscCall(spmv::DeviceFree({span}, s));
+    st.span = hspan;
+    *fits   = hspan < (int)kARgCSRPad16;
+    if (!*fits) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(spmv::DeviceAlloc(&dev.coff, G + 1, &dev.bytes, s));
+    PetscCall(spmv::DeviceAlloc(&words, G + 1, nullptr, s));
+    PetscCallCUDA(cudaMemsetAsync(words + G, 0, sizeof(int64_t), s));
+    PackedWords<<<GridFor(G), kThreads, 0, s>>>(G, par.BS, dev.ginfo, words);
+    SpMVCheckLaunch();
+    PetscCall(spmv::ExclusiveSum(words, dev.coff, G + 1, &tmp.p, &tmp.bytes, s));
+    PetscCallCUDA(cudaMemcpyAsync(&st.packed, dev.coff + G, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    PetscCallCUDA(cudaStreamSynchronize(s));
+    PetscCall(spmv::DeviceFree({words}, s));
+    PetscCall(spmv::DeviceAlloc(&dev.col16, (std::size_t)st.packed * kBatch, &dev.bytes, s));
+    PetscCallCUDA(cudaMemsetAsync(dev.col16, 0xFF, (std::size_t)st.packed * kBatch * sizeof(uint16_t), s));
+    Pack16<<<GridFor(G * 32), kThreads, 0, s>>>(G, par.BS, dev.goff, dev.coff, dev.col, dev.gbase, dev.col16);
+    SpMVCheckLaunch();
+    PetscCall(spmv::DeviceFree({dev.col}, s)); /* ordered after Pack16 on s */
+    dev.col = nullptr;
+    dev.bytes -= (std::size_t)st.stored * sizeof(int);
+    st.index16 = true;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
+  PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
+  {
+    PetscFunctionBegin;
+    PetscCall(ARgCSRCheckOptions(opt));
+    PetscCall(ARgCSRSetParams(opt, A.m ? (double)A.nnz / (double)A.m : 0.0, &par));
+    PetscCall(BuildLayout(A, s));
+    if (par.want16 && st.groups) {
+      bool fits;
+      PetscCall(Pack(s, &fits));
+      if (fits) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d\n", st.span, par.D));
+      else if (par.autoD && par.D != kARgCSRDefaultD) {
+        const int64_t span = st.span;
+        PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns at D = %d instead of %d\n", span, kARgCSRDefaultD, par.D));
+        par.D      = kARgCSRDefaultD;
+        par.T      = par.BS * par.D;
+        par.want16 = false;
+        PetscCall(BuildLayout(A, s));
+        st.span = span;
+      } else PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns\n", st.span));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+
   PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     PetscFunctionBegin;
@@ -445,7 +597,11 @@ public:
     const std::size_t shm = (std::size_t)par.BS * sizeof(PetscScalar);
     const unsigned    G   = (unsigned)st.groups;
     const int4       *gi  = (const int4 *)dev.ginfo;
-    if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
+    const uint4      *c16 = (const uint4 *)dev.col16;
+    if (st.index16) {
+      if (add) SpMV16<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, x, y, dev.part);
+      else SpMV16<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, x, y, dev.part);
+    } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
     else SpMV<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
     SpMVCheckLaunch();
     if (st.long_rows) {
@@ -461,11 +617,15 @@ public:
   {
     PetscFunctionBegin;
     const int64_t ordinary = st.groups - st.pieces;
-    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: rows %" PetscInt_FMT ", columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT "; block size %d, desired chunk size %d (long rows: more than %d nonzeros, %s), %s grouping\n", st.m, st.n, st.nnz, par.BS, par.D, par.T,
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: rows %" PetscInt_FMT ", columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT "; block size %d, desired chunk size %d%s (long rows: more than %d nonzeros, %s), %s grouping\n", st.m, st.n, st.nnz, par.BS, par.D, par.autoD ? " by the mean row length" : "", par.T,
                                      par.split ? "split into groups of their own" : "not split", par.paper ? "the paper's" : "thread-need"));
     PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: %" PetscInt64_FMT " groups (%" PetscInt64_FMT " of rows, mean %.1f rows, at most %" PetscInt_FMT "; %" PetscInt64_FMT " pieces of %" PetscInt64_FMT " long rows), chunk size mean %.2f max %" PetscInt_FMT "\n", st.groups, ordinary,
                                      ordinary ? (double)(st.m - st.long_rows) / (double)ordinary : 0.0, st.max_rows, st.pieces, st.long_rows, st.groups ? (double)st.stored / ((double)st.groups * par.BS) : 0.0, st.max_chunk));
-    const double layout = 12.0 * (double)st.stored + (24.0 + 4.0 * par.nw) * (double)st.groups + 4.0 * (double)st.m;
+    /* the arrays the product reads: values, columns (4 bytes, or 2 a packed slot), and per group ginfo, goff, heads (and
+       gbase, coff); map (4 a row) is counted as before although no kernel reads it */
+    const double cols   = st.index16 ? 16.0 * (double)st.packed : 4.0 * (double)st.stored;
+    const double layout = sizeof(PetscScalar) * (double)st.stored + cols + (24.0 + 4.0 * par.nw + (st.index16 ? 12.0 : 0.0)) * (double)st.groups + 4.0 * (double)st.m;
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: columns %s (widest group %" PetscInt64_FMT " columns)\n", st.index16 ? "16-bit offsets from each group's smallest column, packed by batch, batched kernel" : par.want16 ? "32-bit (a group spans too many columns for 16-bit offsets)" : "32-bit", st.span));
     PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: stored entries %" PetscInt64_FMT " (padding %.1f%%), layout %.2f bytes per nonzero, device memory %.3g MB (%s)\n", st.stored, st.nnz ? 100.0 * (double)(st.stored - st.nnz) / (double)st.nnz : 0.0,
                                      st.nnz ? layout / (double)st.nnz : 0.0, dev.bytes / 1e6, ondevice ? "built on the GPU" : "host reference"));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -478,6 +638,8 @@ public:
 
     PetscFunctionBegin;
     PetscCall(ARgCSRBuildHostLayout(opt, A, &ref, &rst));
+    PetscCheck(ref.p.D == par.D && rst.index16 == st.index16 && rst.packed == st.packed && rst.span == st.span, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "ARgCSR device layout differs from the host reference (device/host): D %d/%d, 16-bit offsets %d/%d, packed words %" PetscInt64_FMT "/%" PetscInt64_FMT ", widest group %" PetscInt64_FMT "/%" PetscInt64_FMT, par.D, ref.p.D, (int)st.index16, (int)rst.index16, st.packed, rst.packed, st.span, rst.span);
     PetscCheck(rst.groups == st.groups && rst.pieces == st.pieces && rst.long_rows == st.long_rows && rst.stored == st.stored && rst.max_chunk == st.max_chunk && rst.max_rows == st.max_rows, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "ARgCSR device layout shape differs from the host reference (device/host): groups %" PetscInt64_FMT "/%" PetscInt64_FMT " pieces %" PetscInt64_FMT "/%" PetscInt64_FMT " long rows %" PetscInt64_FMT "/%" PetscInt64_FMT " stored %" PetscInt64_FMT "/%" PetscInt64_FMT " max chunk %" PetscInt_FMT "/%" PetscInt_FMT " max rows %" PetscInt_FMT "/%" PetscInt_FMT,
                st.groups, rst.groups, st.pieces, rst.pieces, st.long_rows, rst.long_rows, st.stored, rst.stored, st.max_chunk, rst.max_chunk, st.max_rows, rst.max_rows);
@@ -492,8 +654,19 @@ public:
       PetscCall(spmv::Download(goff, dev.goff));
       PetscCall(spmv::Download(heads, dev.heads));
       PetscCall(spmv::Download(map, dev.map));
-      PetscCall(spmv::Download(col, dev.col));
+      if (!st.index16) PetscCall(spmv::Download(col, dev.col));
       PetscCall(spmv::Download(val, dev.val));
+    }
+    if (st.index16) {
+      std::vector<int>      gbase(G);
+      std::vector<int64_t>  coff(G + 1);
+      std::vector<uint16_t> col16((std::size_t)st.packed * kBatch);
+      PetscCall(spmv::Download(gbase, dev.gbase));
+      PetscCall(spmv::Download(coff, dev.coff));
+      PetscCall(spmv::Download(col16, dev.col16));
+      PetscCheck(gbase == ref.gbase && coff == ref.coff, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device 16-bit layout (group bases %s, packed offsets' starts %s) differs from the host reference", gbase == ref.gbase ? "equal" : "differ", coff == ref.coff ? "equal" : "differ");
+      PetscCheck(col16 == ref.col16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device 16-bit column offsets (padding included) differ from the host reference");
+      col = ref.col; /* not kept on the device: the offsets above encode it */
     }
     if (nl) {
       PetscCall(spmv::Download(lrow, dev.lrow));

@@ -71,6 +71,26 @@
    loads gives 13.7 (cage11), 12.6 (nasa4704), 12.5 (27-point stencil) B/nnz at BS = 256, D = 3 (the
    first defaults), against CSR's 12.8 / 12.5 / 12.5 (12 + 12/mean row length).
 
+   16-BIT COLUMN OFFSETS (issue #29; -mat_argcsr_index16)
+   A group of ~D*BS consecutive nonzeros mostly spans few columns (meshes, stencils, bands): its columns are stored as
+   16-bit offsets from the group's smallest column, 2 bytes an entry instead of 4 (10 bytes a nonzero with the value).
+     gbase[G]          smallest column of each group (0 for a group without entries)
+     coff[G+1]         int64 start of each group in uint4 words: coff[g+1] - coff[g] = ceil(C/8)*BS
+     col16[8*coff[G]]  the offsets packed by batch: the offsets of thread t's entries 8b .. 8b+7 are the 8 halves of
+                       the uint4 word coff[g] + b*BS + t (coalesced over t), padding 0xFFFF
+   Taken only when every group spans fewer than 65535 columns (offsets <= 0xFFFE), else the 32-bit columns stay; the
+   32-bit col[] is not kept on the device then. The kernel loads a thread's batch of 8 offsets with one 16-byte load
+   and then the 8 values and 8 x entries together, compiled with __launch_bounds__(1024, 1) (64 registers: at the
+   default bound of 32 ptxas issued one entry's loads at a time, and a 16-bit layout under that bound ran 0.90-0.99x
+   the 32-bit one; SASS in bench/results/NOTES.md "Session 40"). The sums are the same fmas in the same order: the
+   products equal the 32-bit layout's at the same D bit for bit.
+   When: with D >= 16 (two batches a thread or more: the batched kernel's 8 loads in flight per thread pay for its
+   half occupancy; at D = 8, one batch, it ran 0.81-0.91x), and D defaults by the mean row length (ARgCSRChunkRule: 16
+   from 24 nonzeros a row, 24 from 64). If the offsets do not fit, a default D falls back to 8 with 32-bit columns
+   (the layout is built again). H200, 16-bit D = 16 / 24 against 32-bit D = 8 (us, argcsr16-c.csv, run b for D = 8):
+   bcsstk13 kron 256 (42 a row) 63.8 vs 71.4, 27-point n=120 142.2 vs 148.3, band of 49 137.7 vs 143.9, band of 81
+   123.8 vs 158.2, EX5 kron 64 51.9 vs 62.2; nasa4704 (22 a row, stays at D = 8) 154.5 vs 151.1 at D = 16.
+
    DEFAULTS (BS = 128, D = 8) come from the H200 sweep bench/results/sweep-20261123-041035.csv, not from the
    byte model above: the kernel is latency-bound, not byte-bound. At D = 3 a thread loads about 3 entries
    and a block of 256 threads about 770, so the per-group work (ginfo, heads, two dependent load rounds, the
@@ -93,17 +113,41 @@
 #endif
 
 struct ARgCSROptions {
-  PetscInt  block_size     = 128;         /* BS: threads per block = chunks per group */
-  PetscInt  chunk_size     = 8;           /* D: desired chunk size */
-  PetscBool split_long     = PETSC_TRUE;  /* rows longer than D*BS get groups of their own */
-  PetscBool paper_grouping = PETSC_FALSE; /* close groups by the paper's nonzero count instead of thread need */
+  PetscInt   block_size     = 128;                 /* BS: threads per block = chunks per group */
+  PetscInt   chunk_size     = PETSC_DECIDE;        /* D: desired chunk size; PETSC_DECIDE: ARgCSRChunkRule */
+  PetscBool  split_long     = PETSC_TRUE;          /* rows longer than D*BS get groups of their own */
+  PetscBool  paper_grouping = PETSC_FALSE;         /* close groups by the paper's nonzero count instead of thread need */
+  PetscBool3 index16        = PETSC_BOOL3_UNKNOWN; /* 16-bit column offsets: where they fit (true), never (false), or
+                                                      where they fit and D >= kARgCSRIndex16MinD (unknown, the default) */
 };
 
-/* The parameters the layout is built with, derived from the options (identical on host and device) */
+/* The parameters the layout is built with, derived from the options and the matrix's mean row length (identical on
+   host and device) */
 struct ARgCSRParams {
   int  BS = 256, D = 3, T = 768, nw = 8, R = 4096; /* T = D*BS nonzeros; nw heads words a group; R rows a window */
   bool split = true, paper = false;
+  bool want16 = false; /* try the 16-bit offsets (they are taken where every group spans fewer than 65535 columns) */
+  bool autoD  = false; /* D came from ARgCSRChunkRule: if the 16-bit offsets do not fit, rebuild at kARgCSRDefaultD */
 };
+
+/* 16-bit column offsets (see "16-BIT COLUMN OFFSETS" above): the chunk size rule and the packing's constants */
+constexpr int      kARgCSRBatch       = 8;      /* entries of a chunk the kernel loads together (one uint4 of offsets) */
+constexpr int      kARgCSRDefaultD    = 8;      /* D where the offsets do not apply */
+constexpr int      kARgCSRIndex16MinD = 16;     /* the 16-bit layout needs two or more batches a thread to pay */
+constexpr unsigned kARgCSRPad16       = 0xFFFFu; /* a padding offset; a group's offsets are at most 0xFFFE */
+/* ARgCSRChunkRule - the default D from the mean row length nnz/m: 8 below 24 nonzeros a row, 16 from 24, 24 from 64
+   (real scalars; complex: 8, not measured). Why: a thread of a row of L entries holds ceil(L/t) <= D of them, so rows of
+   L >= 24 fill 2-3 batches of 8 at D = 16-24, enough loads in flight to pay the batched kernel's halved occupancy, at a
+   row padding below D/2 a row (H200, bench/results/session40-h200-20261202/argcsr16-c.csv). */
+inline int ARgCSRChunkRule(double mean)
+{
+#if defined(PETSC_USE_COMPLEX)
+  (void)mean;
+  return kARgCSRDefaultD;
+#else
+  return mean >= 64 ? 24 : mean >= 24 ? 16 : kARgCSRDefaultD;
+#endif
+}
 
 /* Layout statistics (shape of the layout; identical for the host reference and the device build) */
 struct ARgCSRStats {
@@ -112,6 +156,9 @@ struct ARgCSRStats {
   int64_t  groups = 0, pieces = 0, long_rows = 0; /* all groups, the long rows' piece groups, long rows */
   int64_t  stored = 0;                            /* S = sum over groups of C*BS */
   PetscInt max_chunk = 0, max_rows = 0;           /* largest chunk size, most rows in a group */
+  bool     index16 = false;                       /* the columns are stored as 16-bit offsets */
+  int64_t  packed  = 0;                           /* uint4 words of 16-bit offsets (coff[G]) */
+  int64_t  span    = 0;                           /* the widest group's column span (largest - smallest column) */
 };
 
 /* The host reference layout: the arrays described above, plus src (CSR position of each stored entry, -1
@@ -126,10 +173,14 @@ struct ARgCSRHostLayout {
   std::vector<PetscScalar> val;
   std::vector<int64_t>     src;
   std::vector<int>         lrow, lgroup, lcount;
+  /* 16-bit offsets (index16): each group's smallest column, its start in uint4 words, the offsets packed by batch */
+  std::vector<int>      gbase;
+  std::vector<int64_t>  coff;
+  std::vector<uint16_t> col16;
 };
 
 PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &);
-PetscErrorCode ARgCSRSetParams(const ARgCSROptions &, ARgCSRParams *);
+PetscErrorCode ARgCSRSetParams(const ARgCSROptions &, double mean, ARgCSRParams *);
 PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &, const SpMVHostCsr &, ARgCSRHostLayout *, ARgCSRStats *);
 PetscErrorCode ARgCSRRefreshHostLayout(const SpMVHostCsr &, ARgCSRHostLayout *);
 void           ARgCSRMultHost(const ARgCSRHostLayout &, PetscInt m, const SpMVHostScalar *x, SpMVHostScalar *y, bool add);
@@ -185,6 +236,11 @@ ARGCSR_HD inline int ARgCSRSelect32(uint32_t m, int j)
   }
   return pos;
 }
+
+/* 16-bit offsets: the uint4 words a group of chunk size C takes (its threads' batches), and where the offset of the
+   stored entry k of thread t of a group goes: half k % 8 of word coff[g] + (k / 8) * BS + t */
+ARGCSR_HD inline int64_t ARgCSRPackedWords(int BS, int C) { return (int64_t)((C + kARgCSRBatch - 1) / kARgCSRBatch) * BS; }
+ARGCSR_HD inline int64_t ARgCSRPackedHalf(int64_t coff, int BS, int k, int t) { return (coff + (int64_t)(k / kARgCSRBatch) * BS + t) * kARgCSRBatch + k % kARgCSRBatch; }
 
 /* Is a row of length L a long row (groups of its own)? How many pieces? */
 ARGCSR_HD inline bool    ARgCSRIsLong(const ARgCSRParams &p, int64_t L) { return p.split && L > p.T; }

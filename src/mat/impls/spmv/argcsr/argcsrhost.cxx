@@ -10,21 +10,24 @@ PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &o)
 {
   PetscFunctionBegin;
   PetscCheck(o.block_size >= 32 && o.block_size <= 1024 && o.block_size % 32 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_argcsr_block_size %" PetscInt_FMT " must be a multiple of 32 in [32, 1024]", o.block_size);
-  PetscCheck(o.chunk_size >= 1 && o.chunk_size <= 65536, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_argcsr_desired_chunk_size %" PetscInt_FMT " must be in [1, 65536]", o.chunk_size);
+  PetscCheck(o.chunk_size == PETSC_DECIDE || (o.chunk_size >= 1 && o.chunk_size <= 65536), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_argcsr_desired_chunk_size %" PetscInt_FMT " must be in [1, 65536] (or PETSC_DECIDE)", o.chunk_size);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   ARgCSRSetParams - the build parameters. The layout itself accepts any block size in [1, 1024] (the host
-  tests use the paper's 12 threads); the plugin's options are checked by ARgCSRCheckOptions first.
+  tests use the paper's 12 threads); the plugin's options are checked by ARgCSRCheckOptions first. mean: the
+  matrix's nonzeros a row (nnz/m), for the default D (ARgCSRChunkRule).
 */
-PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, ARgCSRParams *p)
+PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, double mean, ARgCSRParams *p)
 {
   PetscFunctionBegin;
   PetscCheck(o.block_size >= 1 && o.block_size <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR block size %" PetscInt_FMT " must be in [1, 1024]", o.block_size);
-  PetscCheck(o.chunk_size >= 1 && o.chunk_size <= 65536, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR desired chunk size %" PetscInt_FMT " must be in [1, 65536]", o.chunk_size);
-  p->BS    = (int)o.block_size;
-  p->D     = (int)o.chunk_size;
+  PetscCheck(o.chunk_size == PETSC_DECIDE || (o.chunk_size >= 1 && o.chunk_size <= 65536), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR desired chunk size %" PetscInt_FMT " must be in [1, 65536]", o.chunk_size);
+  p->autoD  = o.chunk_size == PETSC_DECIDE;
+  p->BS     = (int)o.block_size;
+  p->D      = p->autoD ? ARgCSRChunkRule(mean) : (int)o.chunk_size;
+  p->want16 = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && p->D >= kARgCSRIndex16MinD);
   p->T     = p->BS * p->D; /* <= 2^26 */
   p->nw    = (p->BS + 31) / 32;
   p->R     = 16 * p->BS;
@@ -33,13 +36,12 @@ PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, ARgCSRParams *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &A, ARgCSRHostLayout *L, ARgCSRStats *st)
+/* the layout at parameters p, 32-bit columns */
+static PetscErrorCode BuildLayout(const ARgCSRParams &p, const SpMVHostCsr &A, ARgCSRHostLayout *L, ARgCSRStats *st)
 {
-  ARgCSRParams   p;
   const PetscInt m = A.m;
 
   PetscFunctionBegin;
-  PetscCall(ARgCSRSetParams(o, &p));
   *L     = ARgCSRHostLayout();
   L->p   = p;
   *st    = ARgCSRStats();
@@ -161,6 +163,74 @@ PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the groups' smallest columns and the widest span (largest - smallest column of a group; 0 without entries) */
+static void GroupSpans(const ARgCSRHostLayout &L, std::vector<int> *gbase, int64_t *span)
+{
+  const int64_t G = (int64_t)L.goff.size() - 1;
+  gbase->assign(G, 0);
+  *span = 0;
+  for (int64_t g = 0; g < G; g++) {
+    int lo = -1, hi = -1;
+    for (int64_t q = L.goff[g]; q < L.goff[g + 1]; q++)
+      if (L.col[q] >= 0) {
+        lo = lo < 0 ? L.col[q] : std::min(lo, L.col[q]);
+        hi = std::max(hi, L.col[q]);
+      }
+    if (lo >= 0) {
+      (*gbase)[g] = lo;
+      *span       = std::max<int64_t>(*span, (int64_t)hi - lo);
+    }
+  }
+}
+
+/* the 16-bit offsets packed by batch (argcsr.h), from col and gbase */
+static void Pack16(ARgCSRHostLayout *L)
+{
+  const int     BS = L->p.BS;
+  const int64_t G  = (int64_t)L->gbase.size();
+  L->coff.assign(G + 1, 0);
+  for (int64_t g = 0; g < G; g++) L->coff[g + 1] = L->coff[g] + ARgCSRPackedWords(BS, L->ginfo[4 * g + 2]);
+  L->col16.assign((std::size_t)L->coff[G] * kARgCSRBatch, (uint16_t)kARgCSRPad16);
+  for (int64_t g = 0; g < G; g++)
+    for (int64_t q = L->goff[g]; q < L->goff[g + 1]; q++)
+      if (L->col[q] >= 0) {
+        const int64_t e = q - L->goff[g];
+        L->col16[ARgCSRPackedHalf(L->coff[g], BS, (int)(e / BS), (int)(e % BS))] = (uint16_t)(L->col[q] - L->gbase[g]);
+      }
+}
+
+/*
+  ARgCSRBuildHostLayout - the host reference layout: the groups at D (the option, or ARgCSRChunkRule), then, where
+  the 16-bit offsets are wanted, the groups' spans: all below 65535 columns, the offsets are packed; else a rule-chosen
+  D above the default is built again at kARgCSRDefaultD with 32-bit columns (the device build does the same).
+*/
+PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &A, ARgCSRHostLayout *L, ARgCSRStats *st)
+{
+  ARgCSRParams p;
+
+  PetscFunctionBegin;
+  PetscCall(ARgCSRSetParams(o, A.m ? (double)A.i[A.m] / (double)A.m : 0.0, &p));
+  PetscCall(BuildLayout(p, A, L, st));
+  if (!p.want16 || !st->groups) PetscFunctionReturn(PETSC_SUCCESS);
+  std::vector<int> gbase;
+  int64_t          span;
+  GroupSpans(*L, &gbase, &span);
+  if (span < (int64_t)kARgCSRPad16) {
+    L->gbase.swap(gbase);
+    Pack16(L);
+    st->index16 = true;
+    st->packed  = L->coff.back();
+    st->span    = span;
+  } else if (p.autoD && p.D != kARgCSRDefaultD) {
+    p.D      = kARgCSRDefaultD;
+    p.T      = p.BS * p.D;
+    p.want16 = false;
+    PetscCall(BuildLayout(p, A, L, st));
+    st->span = span;
+  } else st->span = span;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* same pattern, new values: one gather through the stored CSR positions */
 PetscErrorCode ARgCSRRefreshHostLayout(const SpMVHostCsr &A, ARgCSRHostLayout *L)
 {
@@ -213,13 +283,15 @@ void ARgCSRMultHost(const ARgCSRHostLayout &L, PetscInt m, const PetscScalar *x,
   ARgCSRMultHostKernelOrder - y = A x or y += A x, replaying the kernels' operations in their order: per
   thread the chunk's fma chain, per warp the segmented shuffle tree, per row the warp pieces in order; long
   rows: the warp-per-row sum of the pieces (lane-strided, then the shuffle-down tree). With IEEE fma on both
-  sides the device product equals this one bit for bit.
+  sides the device product equals this one bit for bit. A layout with 16-bit offsets is read through them, as the
+  kernel reads it (col16 and gbase; the 32-bit col is only the host's).
 */
 void ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &L, const PetscScalar *x, PetscScalar *y, bool add)
 {
   const ARgCSRParams      &p = L.p;
   const int64_t            G = (int64_t)L.ginfo.size() / 4;
   std::vector<PetscScalar> acc(p.BS), psum(p.BS), part(L.lrow.empty() ? 0 : G), v(32), nv(32);
+  const bool               packed = !L.coff.empty();
   for (int64_t g = 0; g < G; g++) {
     const int      *gi  = &L.ginfo[4 * g];
     const uint32_t *h   = &L.heads[g * p.nw];
@@ -229,7 +301,11 @@ void ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &L, const PetscScalar *x, 
       PetscScalar a = 0;
       for (int k = 0; k < C; k++) {
         const int64_t pos = off + (int64_t)k * p.BS + t;
-        const int     c   = L.col[pos];
+        int           c   = L.col[pos];
+        if (packed) { /* the kernel's column: the 16-bit offset from the group's smallest column */
+          const unsigned u = L.col16[ARgCSRPackedHalf(L.coff[g], p.BS, k, t)];
+          c                = u == kARgCSRPad16 ? -1 : L.gbase[g] + (int)u;
+        }
         if (c < 0) break;
         a = SpMVFma(L.val[pos], x[c], a);
       }
