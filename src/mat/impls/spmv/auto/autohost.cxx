@@ -4,6 +4,7 @@
 */
 #include "auto.h"
 #include "../ccoo/ccoo.h"
+#include "../argcsr/argcsr.h"
 #include <petscviewer.h>
 #include <algorithm>
 #include <cmath>
@@ -367,12 +368,29 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   if (d16)
     for (int k = 0; k < n; k++)
       if (order[k] == AUTO_SEGSUM) order[k] = AUTO_DCSR;
+  /* argcsr over 16-bit offsets (argcsr.h, "16-BIT COLUMN OFFSETS"): where its own rule takes them (D >= 16 from the mean
+     row length, real scalars) and the columns are local, it is timed first, ahead of the branch's order: on the H200
+     (bench/results/session41-h200-20261203) it was the fastest type on bcsstk13 kron 256 (63.96 us against ccoo 66.1,
+     dcsr 67.7), EX5 kron 64 (53.2 against brc 56.1) and the bands of 81 and 121 (1.10x, 1.01x brc) and 0.92-0.98x brc on
+     the 27-point stencils and the band of 49; ranked second its build (18-30 products with the packing) made the clock
+     skip it (spmv 0.940x the fastest on EX5, 0.966x on bcsstk13). The formats after it keep their order, so the plan
+     times the same set: only where values repeat (CCOO's table, 20+ products to build) it stays behind ccoo. */
+  bool a16 = false;
+  if (!table && local && ARgCSRChunkRule(st.m ? (double)st.nnz / (double)st.m : 0.0) >= kARgCSRIndex16MinD) {
+    int k = 0;
+    while (k < n && order[k] != AUTO_ARGCSR) k++;
+    if (k < n && k > 0) {
+      for (; k > 0; k--) order[k] = order[k - 1];
+      order[0] = AUTO_ARGCSR;
+      a16      = true;
+    }
+  }
 #if defined(PETSC_USE_COMPLEX)
   const char *promotedwhy = "; but ccoo streams < 0.9 of the CSR floor's bytes: ccoo first";
 #else
   const char *promotedwhy = "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first";
 #endif
-  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s", why, promoted ? promotedwhy : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : ""));
+  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s%s", why, promoted ? promotedwhy : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : "", a16 ? "; rows of 24+ in 16-bit windows: argcsr's 16-bit offsets first" : ""));
 
   auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
