@@ -374,9 +374,13 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
      dcsr 67.7), EX5 kron 64 (53.2 against brc 56.1) and the bands of 81 and 121 (1.10x, 1.01x brc) and 0.92-0.98x brc on
      the 27-point stencils and the band of 49; ranked second its build (18-30 products with the packing) made the clock
      skip it (spmv 0.940x the fastest on EX5, 0.966x on bcsstk13). The formats after it keep their order, so the plan
-     times the same set: only where values repeat (CCOO's table, 20+ products to build) it stays behind ccoo. */
+     times the same set: only where values repeat (CCOO's table, 20+ products to build) it stays behind ccoo.
+     Only on rows of similar length (cv <= kRegularCV; the measured ones: 0.04 EX5, 0.54 bcsstk13, ~0 bands and
+     stencils): argcsr's D comes from the mean row length, which describes a thread's work only there. On heavy-tailed
+     rows (std several times the mean: most rows far shorter than the mean, a few hundreds long) a mean of 24 says
+     nothing about the 16-bit batches' fill, and segsum's (dcsr's) equal tiles stay first; argcsr keeps its rank. */
   bool a16 = false;
-  if (!table && local && ARgCSRChunkRule(st.m ? (double)st.nnz / (double)st.m : 0.0) >= kARgCSRIndex16MinD) {
+  if (!table && local && cv <= kRegularCV && ARgCSRChunkRule(st.m ? (double)st.nnz / (double)st.m : 0.0) >= kARgCSRIndex16MinD) {
     int k = 0;
     while (k < n && order[k] != AUTO_ARGCSR) k++;
     if (k < n && k > 0) {
@@ -390,7 +394,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
 #else
   const char *promotedwhy = "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first";
 #endif
-  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s%s", why, promoted ? promotedwhy : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : "", a16 ? "; rows of 24+ in 16-bit windows: argcsr's 16-bit offsets first" : ""));
+  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s%s", why, promoted ? promotedwhy : "", d16 ? "; dcsr's 16-bit columns in place of segsum" : "", a16 ? "; similar rows of 24+ in 16-bit windows: argcsr's 16-bit offsets first" : ""));
 
   auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
