@@ -365,6 +365,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
      Earlier kernels lost to segsum (bench/results/spmv-dcsr-h100-20261125-*: 12-14% behind on narrow tiles). */
   const bool d16 = o.dcsr && st.Tile16Fraction() >= kDCSRFit && (!o.allowed || (o.allowed >> AUTO_DCSR & 1u));
   const int  net = d16 ? AUTO_DCSR : AUTO_SEGSUM;
+  const bool heavy = d16 && cv > kRegularCV; /* heavy-tailed rows: segsum is timed beside dcsr (the plan, below) */
   if (d16)
     for (int k = 0; k < n; k++)
       if (order[k] == AUTO_SEGSUM) order[k] = AUTO_DCSR;
@@ -394,7 +395,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
 #else
   const char *promotedwhy = "; but ccoo streams < 0.95 of the CSR floor's bytes: ccoo first";
 #endif
-  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s%s", why, promoted ? promotedwhy : "", d16 ? (cv > kRegularCV ? "; dcsr's 16-bit columns in place of segsum, segsum timed beside it (rows heavy-tailed)" : "; dcsr's 16-bit columns in place of segsum") : "", a16 ? "; similar rows of 24+ in 16-bit windows: argcsr's 16-bit offsets first" : ""));
+  PetscCall(PetscSNPrintf(p->why, sizeof(p->why), "%s%s%s%s", why, promoted ? promotedwhy : "", heavy ? "; dcsr's 16-bit columns in place of segsum, segsum timed beside it (rows heavy-tailed)" : d16 ? "; dcsr's 16-bit columns in place of segsum" : "", a16 ? "; similar rows of 24+ in 16-bit windows: argcsr's 16-bit offsets first" : ""));
 
   auto usable = [&](int id) { return (!o.allowed || (o.allowed >> id & 1u)) && (!o.deterministic || SpMVAutoDeterministic(id, st, o)); };
   for (int k = 0; k < n; k++)
@@ -428,12 +429,11 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
     /* heavy-tailed rows (std above the mean): dcsr in segsum's place is not a sure gain there, so segsum is timed
        beside it, outside the budget as brc beside the bet (reserved, it pushed argcsr out of the power-law plan and
        ccoo out of the irregular-local one; its build is a few small arrays on the CSR, about 7 products with the
-       trial). On rows of similar length dcsr ran 0.82-0.86x segsum's time
-       on every such matrix of bench/results/session36-h200-20261129/margins.csv; on heavy-tailed ones either may
-       win: vsp (cv 14) 0.956x, R-MAT and dense rows 0.98-1.0x, heavy-tailed local rows (mean 25-42, cv 4-5,
-       bench/tools/heavylocal.py; H200, bench/results/session42-h200-20261203) 1.05-1.07x, where spmv without
-       segsum ran 0.945-0.953x the fastest type. */
-    const bool   pair  = d16 && cv > kRegularCV && usable(AUTO_SEGSUM);
+       trial). On rows of similar length dcsr ran 0.82-0.86x segsum's time on every such matrix of
+       bench/results/session36-h200-20261129/margins.csv; on heavy-tailed ones either may win: vsp (cv 14) 0.956x,
+       R-MAT and dense rows 0.98-1.0x, heavy-tailed local rows (mean 25-42, cv 4-5, bench/tools/heavylocal.py; H200,
+       bench/results/session42-h200-20261203) 1.05-1.07x, where spmv without segsum ran 0.945-0.953x the fastest type. */
+    const bool pair = heavy && usable(AUTO_SEGSUM);
     for (int k = 0; k < p->nrank; k++) {
       const double c = p->rank[k] == net ? netc : BuildCost(p->rank[k], table) + trial;
       const bool   netin = p->rank[k] == net || std::find(p->time, p->time + p->ntime, net) != p->time + p->ntime;
