@@ -230,6 +230,16 @@ static void CheckProducts(const ARgCSRHostLayout &L, const Csr &A, Rng &rng)
 struct ExpectedGroup {
   PetscInt row0, nrows, piece;
 };
+/* the row statistics of the chunk size rule, counted here (not by ARgCSRHostRows) */
+static ARgCSRRows ExpectedRows(const Csr &A)
+{
+  ARgCSRRows r;
+  r.m   = A.m;
+  r.nnz = A.Nnz();
+  for (PetscInt k = 0; k < A.m; k++) r.sumsq += (uint64_t)A.Len(k) * (uint64_t)A.Len(k);
+  return r;
+}
+
 static std::vector<ExpectedGroup> ExpectedGroups(const Csr &A, const ARgCSROptions &o)
 {
   const int64_t              BS = o.block_size, D = o.chunk_size, T = BS * D, R = 16 * BS;
@@ -296,8 +306,8 @@ static bool CheckPacked(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLa
 static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHostLayout &L, const ARgCSRStats &st)
 {
   /* D: the option, or the rule from the mean row length, or after a fallback (checked in CheckPacked) the default */
-  const double mean = A.m ? (double)A.Nnz() / (double)A.m : 0.0;
-  if (oin.chunk_size == PETSC_DECIDE && !Check(L.p.D == ARgCSRChunkRule(mean) || (L.p.D == kARgCSRDefaultD && !st.index16), "D %d, the rule gives %d at mean %.2f", L.p.D, ARgCSRChunkRule(mean), mean)) return false;
+  const ARgCSRRows rows = ExpectedRows(A);
+  if (oin.chunk_size == PETSC_DECIDE && !Check(L.p.D == ARgCSRChunkRule(rows) || (L.p.D == kARgCSRDefaultD && !st.index16), "D %d, the rule gives %d at mean %.2f, cv %.3f", L.p.D, ARgCSRChunkRule(rows), rows.Mean(), rows.CV())) return false;
   ARgCSROptions o = oin;
   o.chunk_size    = L.p.D;
   const int                        BS = (int)o.block_size, nw = (BS + 31) / 32;
@@ -419,8 +429,7 @@ static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHost
 static bool CheckPacked(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLayout &L, const ARgCSRStats &st)
 {
   const int64_t G = st.groups, BS = L.p.BS;
-  const double  mean = A.m ? (double)A.Nnz() / (double)A.m : 0.0;
-  const int     D0   = o.chunk_size == PETSC_DECIDE ? ARgCSRChunkRule(mean) : (int)o.chunk_size; /* D before a fallback */
+  const int     D0   = o.chunk_size == PETSC_DECIDE ? ARgCSRChunkRule(ExpectedRows(A)) : (int)o.chunk_size; /* D before a fallback */
   const bool    want = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && D0 >= 16);
   int64_t       span = 0;
   for (int64_t g = 0; g < G; g++) {
@@ -644,6 +653,30 @@ static PetscErrorCode TestRules(Rng &rng)
   g_context = "rules: greedy key";
   Check(ARgCSRKey(10, 3, 5) > ARgCSRKey(9, 3, 0) && ARgCSRKey(8, 2, 1) > ARgCSRKey(8, 2, 2) && ARgCSRKey(0, 1, 0) < ARgCSRKey(1, 1, 100), "key order: larger ceil(len/t) first, then the lower row");
 
+  g_context = "rules: chunk size";
+  {
+    /* m rows of length L each, or half of length lo and half hi */
+    const auto rows = [](int64_t m, int64_t lo, int64_t hi) {
+      ARgCSRRows r;
+      r.m   = m;
+      r.nnz = m / 2 * lo + (m - m / 2) * hi;
+      r.sumsq = (uint64_t)(m / 2) * lo * lo + (uint64_t)(m - m / 2) * hi * hi;
+      return r;
+    };
+    /* {rows, expected D (real scalars)}: below 24 a row 8; similar rows 32 or 24 by the batches' fill; else 16, 24 from 64 */
+    const std::vector<std::pair<ARgCSRRows, int>> cases = {{rows(1000, 20, 20), 8}, {rows(1000, 23, 24), 8}, {rows(1000, 24, 24), 32}, {rows(1000, 27, 27), 32}, {rows(1000, 49, 49), 32}, {rows(1000, 81, 81), 32},
+                                                           {rows(1000, 100, 100), 24}, {rows(1000, 121, 121), 32}, {rows(1000, 36, 54), 32}, {rows(1000, 20, 64), 16}, {rows(1000, 60, 140), 24}, {rows(1000, 0, 90), 16}, {ARgCSRRows(), 8}};
+    for (const auto &[r, D] : cases) {
+#if defined(PETSC_USE_COMPLEX)
+      const int want = kARgCSRDefaultD;
+#else
+      const int want = D;
+#endif
+      Check(ARgCSRChunkRule(r) == want, "ChunkRule(mean %.2f, cv %.3f) = %d, expected %d", r.Mean(), r.CV(), ARgCSRChunkRule(r), want);
+    }
+    Check(ARgCSRRowSlots(49, 24) == 72 && ARgCSRRowSlots(49, 32) == 64 && ARgCSRRowSlots(121, 24) == 144 && ARgCSRRowSlots(121, 32) == 128 && ARgCSRRowSlots(100, 24) == 120 && ARgCSRRowSlots(100, 32) == 128, "RowSlots");
+  }
+
   g_context = "rules: option ranges";
   const std::vector<std::pair<PetscInt, PetscInt>> bad = {{48, 3}, {0, 3}, {2048, 3}, {-32, 3}, {33, 1}, {256, 0}, {256, -2}, {256, 65537}};
   for (const auto &[bs, dd] : bad) {
@@ -668,11 +701,11 @@ static PetscErrorCode TestRules(Rng &rng)
     PetscErrorCode ierr;
     o.block_size = bs;
     PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, nullptr));
-    ierr = ARgCSRSetParams(o, 0.0, &p);
+    ierr = ARgCSRSetParams(o, ARgCSRRows(), &p);
     PetscCall(PetscPopErrorHandler());
     Check(ierr == PETSC_ERR_ARG_OUTOFRANGE, "layout block size %" PetscInt_FMT " accepted", bs);
   }
-  ReportGroup("5 rules", before, "Select32, ThreadRow, RowThreads, SegEnd vs naive; greedy key order; option ranges");
+  ReportGroup("5 rules", before, "Select32, ThreadRow, RowThreads, SegEnd vs naive; greedy key order; chunk size rule; option ranges");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

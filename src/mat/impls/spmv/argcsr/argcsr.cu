@@ -32,32 +32,55 @@ __device__ __forceinline__ T Max(T a, T b)
 
 __device__ __forceinline__ int64_t RowLen(const int *__restrict__ rp, int64_t r) { return (int64_t)rp[r + 1] - rp[r]; }
 
-/* One thread per window of R rows: the grouping rule, from a fresh group. ng[r] = groups starting at
-   row r (pieces for a long row), isl[r] = 1 for a long row. ng[m] = isl[m] = 0 (for the scans' totals). */
+/* One warp per window of R rows: the grouping rule, from a fresh group. ng[r] = groups starting at row r (pieces for a
+   long row), isl[r] = 1 for a long row. ng[m] = isl[m] = 0 (for the scans' totals). The rule is sequential: the lanes
+   load 32 row lengths at a time (coalesced) and every lane runs the same rule over the 32 (the lengths by shuffles),
+   keeping its own row's outcome; one thread a window, each loading its rows one after another, took ~700 us on any
+   matrix of more than ~0.3M rows (H200, session 43: 2048 dependent loads a thread). */
 __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, int64_t *__restrict__ ng, int *__restrict__ isl)
 {
+  const int     lane = threadIdx.x & 31;
   const int64_t nwin = (m + p.R - 1) / p.R;
-  for (int64_t w = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; w < nwin; w += (int64_t)gridDim.x * blockDim.x) {
+  /* w is the same for the whole warp (blockDim is a multiple of 32): warps loop and leave together */
+  for (int64_t w = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; w < nwin; w += ((int64_t)gridDim.x * blockDim.x) >> 5) {
     ARgCSRGrouper gr;
     const int64_t r1 = Min<int64_t>(m, (w + 1) * p.R);
-    int64_t       e0 = rp[w * p.R];
-    for (int64_t r = w * p.R; r < r1; r++) {
-      const int64_t e1 = rp[r + 1], L = e1 - e0;
-      e0               = e1;
-      if (ARgCSRIsLong(p, L)) {
-        ng[r]  = ARgCSRPieces(p, L);
-        isl[r] = 1;
-        gr.Break();
-      } else {
-        ng[r]  = gr.Step(p, L) ? 1 : 0;
-        isl[r] = 0;
+    for (int64_t r0 = w * p.R; r0 < r1; r0 += 32) {
+      const int64_t r  = r0 + lane;
+      const int     L  = r < r1 ? rp[r + 1] - rp[r] : 0;
+      const int     nj = (int)Min<int64_t>(32, r1 - r0);
+      int64_t       mine = 0;
+      for (int j = 0; j < nj; j++) {
+        const int Lj = __shfl_sync(kFull, L, j);
+        int64_t   g;
+        if (ARgCSRIsLong(p, Lj)) {
+          g = ARgCSRPieces(p, Lj);
+          gr.Break();
+        } else g = gr.Step(p, Lj) ? 1 : 0;
+        if (j == lane) mine = g;
+      }
+      if (r < r1) {
+        ng[r]  = mine;
+        isl[r] = ARgCSRIsLong(p, L) ? 1 : 0;
       }
     }
-    if (w == nwin - 1) {
+    if (w == nwin - 1 && lane == 0) {
       ng[m]  = 0;
       isl[m] = 0;
     }
   }
+}
+
+/* the sum of squared row lengths (for ARgCSRChunkRule's cv), one 64-bit atomic a warp */
+__global__ void RowSumSq(int64_t m, const int *__restrict__ rp, unsigned long long *__restrict__ sumsq)
+{
+  unsigned long long s = 0;
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
+    const unsigned long long L = (unsigned long long)(rp[r + 1] - rp[r]);
+    s += L * L;
+  }
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(kFull, s, o);
+  if ((threadIdx.x & 31) == 0 && s) atomicAdd(sumsq, s);
 }
 
 /* One thread per group: first row, rows, piece (the chunk size comes later) */
@@ -91,9 +114,11 @@ __global__ void LongTable(int64_t m, const int *__restrict__ isl, const int *__r
   the row of largest ceil(len/t), lowest row on ties), the chunk size, threadsMapping (inclusive, group-
   local), the heads words and the group's storage size. Lane l owns the rows i = l (mod 32). Shared memory
   per warp: lengths and thread counts of up to BS rows, and nw heads words.
-  stats[0] = largest chunk, stats[1] = most rows in an ordinary group, stats[2] = piece groups.
+  stats[0] = largest chunk, stats[1] = most rows in an ordinary group, stats[2] = piece groups, stats[3] = the widest
+  group's column span. With gbase (16-bit offsets wanted): the group's smallest column (0 without entries) and span from
+  its CSR range (the entries its chunks will hold), and its packed uint4 words (for their scan into coff).
 */
-__global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, int *__restrict__ ginfo, int *__restrict__ map, uint32_t *__restrict__ heads, int64_t *__restrict__ gsize, int *__restrict__ stats)
+__global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, const int *__restrict__ Aj, int *__restrict__ ginfo, int *__restrict__ map, uint32_t *__restrict__ heads, int64_t *__restrict__ gsize, int *__restrict__ stats, int *__restrict__ gbase, int64_t *__restrict__ words)
 {
   extern __shared__ int smem[];
   const int      lane  = threadIdx.x & 31, wib = threadIdx.x >> 5;
@@ -159,89 +184,116 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, in
       gsize[g]         = (int64_t)C * p.BS;
       atomicMax(stats, C);
     }
-  }
-}
-
-/* One thread per (group, chunk): writes the chunk column-wise; VALUES_ONLY: the refresh (real entries) */
-template <bool VALUES_ONLY>
-__global__ void Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const int *__restrict__ rp, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ val)
-{
-  const int64_t total = G * p.BS;
-  for (int64_t id = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; id < total; id += (int64_t)gridDim.x * blockDim.x) {
-    const int64_t g = id / p.BS;
-    const int     t = (int)(id - g * p.BS);
-    const int     row0 = ginfo[4 * g + 0], C = ginfo[4 * g + 2], piece = ginfo[4 * g + 3];
-    if (C == 0) continue;
-    int64_t beg, end;
-    if (piece >= 0) {
-      const int64_t base = (int64_t)rp[row0] + (int64_t)piece * p.T;
-      beg                = base + (int64_t)t * C;
-      end                = Min<int64_t>(base + p.T, rp[row0 + 1]);
-    } else {
-      int li, first;
-      ARgCSRThreadRow(heads + g * p.nw, t, &li, &first);
-      beg = (int64_t)rp[row0 + li] + (int64_t)(t - first) * C;
-      end = rp[row0 + li + 1];
-    }
-    const int64_t off = goff[g] + t;
-    for (int k = 0; k < C; k++) {
-      const int64_t pos = off + (int64_t)k * p.BS, e = beg + k;
-      if (VALUES_ONLY) {
-        if (e >= end) break;
-        val[pos] = Aa[e];
+    if (gbase) {
+      int64_t b, e;
+      if (piece >= 0) {
+        b = (int64_t)rp[row0] + (int64_t)piece * p.T;
+        e = Min<int64_t>(b + p.T, rp[row0 + 1]);
       } else {
-        const bool real = e < end;
-        col[pos]        = real ? Aj[e] : -1;
-        val[pos]        = real ? Aa[e] : 0.0;
+        b = rp[row0];
+        e = rp[row0 + nr];
+      }
+      int lo = INT_MAX, hi = -1;
+      for (int64_t q = b + lane; q < e; q += 32) {
+        const int c = Aj[q];
+        lo          = Min(lo, c);
+        hi          = Max(hi, c);
+      }
+      for (int o = 16; o > 0; o >>= 1) {
+        lo = Min(lo, __shfl_xor_sync(kFull, lo, o));
+        hi = Max(hi, __shfl_xor_sync(kFull, hi, o));
+      }
+      if (lane == 0) {
+        gbase[g] = hi >= 0 ? lo : 0;
+        words[g] = ARgCSRPackedWords(p.BS, C);
+        if (hi >= 0) atomicMax(stats + 3, hi - lo);
       }
     }
   }
 }
 
-/* 16-bit offsets: one warp a group: its smallest column (gbase; 0 without entries) and the widest span (*span) */
-__global__ void GroupSpan(int64_t G, const int64_t *__restrict__ goff, const int *__restrict__ col, int *__restrict__ gbase, int *__restrict__ span)
+/*
+  The chunks, written column-wise (entry k of thread t of group g at goff[g] + k*BS + t), one thread a (group, chunk)
+  as the layout's threads: thread t holds the CSR entries [beg, end) of its row (or piece) from its first position,
+  at most C of them, then padding. VALUES_ONLY: the refresh (the real entries' values). PACKED: the columns as 16-bit
+  offsets from gbase[g], the 8 of a batch in one uint4 word coff[g] + b*BS + t (padding 0xFFFF), written whole.
+  A thread's entries are consecutive in the CSR arrays and its writes stride BS: a batch of 8 entries of the warp's
+  32 threads is read by the warp together (8 rounds; in round j lane l: entry l % 8 of thread 4j + l / 8, 4 runs of 8
+  consecutive entries a load) into shared memory and written by its thread (32 consecutive positions a store). Reading them one thread at a
+  time strode C entries between lanes and ran 2.4x the bytes' time at C = 24 (H200, session 43).
+*/
+constexpr int kFillPad = kBatch + 1; /* shared row of one thread's batch, padded against bank conflicts */
+template <bool VALUES_ONLY, bool PACKED>
+__global__ void __launch_bounds__(kThreads) Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const int *__restrict__ rp, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ val, const int *__restrict__ gbase, const int64_t *__restrict__ coff, uint4 *__restrict__ col16)
 {
-  const int lane = threadIdx.x & 31;
-  /* g is the same for the whole warp (blockDim is a multiple of 32): warps loop and leave together */
-  for (int64_t g = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; g < G; g += ((int64_t)gridDim.x * blockDim.x) >> 5) {
-    int lo = INT_MAX, hi = -1;
-    for (int64_t q = goff[g] + lane; q < goff[g + 1]; q += 32) {
-      const int c = col[q];
-      if (c >= 0) {
-        lo = Min(lo, c);
-        hi = Max(hi, c);
+  __shared__ PetscScalar sv[kThreads / 32][32 * kFillPad];
+  __shared__ int         sc[kThreads / 32][VALUES_ONLY ? 1 : 32 * kFillPad];
+  const int              lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+  const int64_t          total = G * p.BS, stride = (int64_t)gridDim.x * blockDim.x;
+  /* id0 is the same for the whole warp: warps loop and leave together */
+  for (int64_t id0 = blockIdx.x * (int64_t)blockDim.x + (threadIdx.x & ~31); id0 < total; id0 += stride) {
+    const int64_t id = id0 + lane;
+    int64_t       beg = 0, g = 0;
+    int           n = 0, C = 0, t = 0;
+    if (id < total) {
+      g                = id / p.BS;
+      t                = (int)(id - g * p.BS);
+      const int row0 = ginfo[4 * g + 0], piece = ginfo[4 * g + 3];
+      C                = ginfo[4 * g + 2];
+      if (C > 0) {
+        int64_t end;
+        if (piece >= 0) {
+          const int64_t base = (int64_t)rp[row0] + (int64_t)piece * p.T;
+          beg                = base + (int64_t)t * C;
+          end                = Min<int64_t>(base + p.T, rp[row0 + 1]);
+        } else {
+          int li, first;
+          ARgCSRThreadRow(heads + g * p.nw, t, &li, &first);
+          beg = (int64_t)rp[row0 + li] + (int64_t)(t - first) * C;
+          end = rp[row0 + li + 1];
+        }
+        n = (int)Max<int64_t>(0, Min<int64_t>(C, end - beg)); /* the real entries */
       }
     }
-    for (int o = 16; o > 0; o >>= 1) {
-      lo = Min(lo, __shfl_xor_sync(kFull, lo, o));
-      hi = Max(hi, __shfl_xor_sync(kFull, hi, o));
-    }
-    if (lane == 0) {
-      gbase[g] = hi >= 0 ? lo : 0;
-      if (hi >= 0) atomicMax(span, hi - lo);
+    const int nb = (int)__reduce_max_sync(kFull, (unsigned)((VALUES_ONLY ? n : C) + kBatch - 1) / kBatch);
+    const int64_t off = id < total ? goff[g] + t : 0;
+    for (int b = 0; b < nb; b++) {
+      /* the warp reads batch b of its 32 threads: in round j lane l takes entry l % 8 of thread 4j + l / 8 */
+#pragma unroll
+      for (int j = 0; j < kBatch; j++) {
+        const int     i  = 32 * j + lane, src = i / kBatch, u = i % kBatch;
+        const int64_t bj = __shfl_sync(kFull, beg, src);
+        const int     nj = __shfl_sync(kFull, n, src);
+        const int     k  = b * kBatch + u;
+        if (k < nj) {
+          sv[wib][src * kFillPad + u] = Aa[bj + k];
+          if (!VALUES_ONLY) sc[wib][src * kFillPad + u] = Aj[bj + k];
+        }
+      }
+      __syncwarp();
+      if (id < total && b * kBatch < C) {
+        unsigned h[kBatch / 2] = {0u, 0u, 0u, 0u};
+        int      cb            = 0;
+        if (PACKED && !VALUES_ONLY) cb = gbase[g];
+#pragma unroll
+        for (int u = 0; u < kBatch; u++) {
+          const int  k    = b * kBatch + u;
+          const bool real = k < n;
+          if (VALUES_ONLY) {
+            if (real) val[off + (int64_t)k * p.BS] = sv[wib][lane * kFillPad + u];
+          } else {
+            if (k < C) val[off + (int64_t)k * p.BS] = real ? sv[wib][lane * kFillPad + u] : (PetscScalar)0.0;
+            if (PACKED) h[u / 2] |= (real ? (unsigned)(sc[wib][lane * kFillPad + u] - cb) : kARgCSRPad16) << (16 * (u & 1));
+            else if (k < C) col[off + (int64_t)k * p.BS] = real ? sc[wib][lane * kFillPad + u] : -1;
+          }
+        }
+        if (PACKED && !VALUES_ONLY) col16[coff[g] + (int64_t)b * p.BS + t] = make_uint4(h[0], h[1], h[2], h[3]);
+      }
+      __syncwarp(); /* the shared batch is reused by the next */
     }
   }
 }
-/* the uint4 words of each group (for their scan into coff) */
-__global__ void PackedWords(int64_t G, int BS, const int *__restrict__ ginfo, int64_t *__restrict__ words)
-{
-  for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < G; g += (int64_t)gridDim.x * blockDim.x) words[g] = ARgCSRPackedWords(BS, ginfo[4 * g + 2]);
-}
-/* one warp a group: its stored columns as 16-bit offsets packed by batch (col16 preset to 0xFFFF, the padding) */
-__global__ void Pack16(int64_t G, int BS, const int64_t *__restrict__ goff, const int64_t *__restrict__ coff, const int *__restrict__ col, const int *__restrict__ gbase, unsigned short *__restrict__ col16)
-{
-  const int lane = threadIdx.x & 31;
-  for (int64_t g = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5; g < G; g += ((int64_t)gridDim.x * blockDim.x) >> 5) {
-    const int     b = gbase[g];
-    const int64_t c0 = coff[g];
-    for (int64_t q = goff[g] + lane; q < goff[g + 1]; q += 32) {
-      const int c = col[q];
-      if (c < 0) continue;
-      const int64_t e = q - goff[g];
-      col16[ARgCSRPackedHalf(c0, BS, (int)(e / BS), (int)(e % BS))] = (unsigned short)(c - b);
-    }
-  }
-}
+static_assert(kBatch == 8 && kThreads % 32 == 0, "Fill: a batch of 32 threads is 8 rounds of the warp, one uint4 of halves a thread");
 
 /* ------------------------------------------------------------------------------------------------ */
 /* SpMV                                                                                             */
@@ -441,16 +493,20 @@ public:
   }
   std::size_t DeviceBytes() const override { return dev.bytes; }
 
-  /* the device layout at par, 32-bit columns (the host reference's BuildLayout) */
-  PetscErrorCode BuildLayout(const SpMVDeviceCsr &A, cudaStream_t s)
+  /* the device layout at par (the host reference's ARgCSRBuildHostLayout): where the 16-bit offsets are wanted, the
+     groups' spans come with the threads (Assign); all below 65535 columns: the chunks are written with packed offsets
+     (no 32-bit col on the device); else a rule-chosen D above the default is left to be built again (*again), or the
+     32-bit columns are written */
+  PetscErrorCode BuildLayout(const SpMVDeviceCsr &A, cudaStream_t s, bool *again)
   {
     const int64_t m = A.m;
-    int64_t      *ng = nullptr, *gfirst = nullptr, *gsize = nullptr, tot[2];
-    int          *isl = nullptr, *lfirst = nullptr, *stats = nullptr, hstats[3], nl;
+    int64_t      *ng = nullptr, *gfirst = nullptr, *gsize = nullptr, *words = nullptr, tot[3] = {0, 0, 0};
+    int          *isl = nullptr, *lfirst = nullptr, *stats = nullptr, hstats[4], nl;
     Scratch       tmp;
     tmp.s = s;
 
     PetscFunctionBegin;
+    *again = false;
     PetscCall(ReleaseDevice());
     st       = ARgCSRStats();
     st.m     = A.m;
@@ -458,12 +514,12 @@ public:
     st.nnz   = A.nnz;
     ondevice = true;
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
-    /* 1. groups per row (one thread per window), their prefix sums: first group of each row, long rows */
+    /* 1. groups per row (one warp per window), their prefix sums: first group of each row, long rows */
     PetscCall(spmv::DeviceAlloc(&ng, m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&gfirst, m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&isl, m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&lfirst, m + 1, nullptr, s));
-    Windows<<<GridFor((m + par.R - 1) / par.R), kThreads, 0, s>>>(m, par, A.i, ng, isl);
+    Windows<<<GridFor((m + par.R - 1) / par.R * 32), kThreads, 0, s>>>(m, par, A.i, ng, isl);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(ng, gfirst, m + 1, &tmp.p, &tmp.bytes, s));
     PetscCall(spmv::ExclusiveSum(isl, lfirst, m + 1, &tmp.p, &tmp.bytes, s));
@@ -486,106 +542,104 @@ public:
       LongTable<<<GridFor(m), kThreads, 0, s>>>(m, isl, lfirst, ng, gfirst, dev.lrow, dev.lgroup, dev.lcount);
       SpMVCheckLaunch();
     }
-    /* 3. threads per row, chunk sizes, threadsMapping, heads; offsets by a scan of the group sizes */
+    /* 3. threads per row, chunk sizes, threadsMapping, heads (and the spans); offsets by scans of the group sizes */
     PetscCall(spmv::DeviceAlloc(&dev.map, m, &dev.bytes, s));
     PetscCall(spmv::DeviceAlloc(&dev.heads, G * par.nw, &dev.bytes, s));
     PetscCall(spmv::DeviceAlloc(&dev.goff, G + 1, &dev.bytes, s));
     PetscCall(spmv::DeviceAlloc(&gsize, G + 1, nullptr, s));
-    PetscCall(spmv::DeviceAlloc(&stats, 3, nullptr, s));
-    PetscCallCUDA(cudaMemsetAsync(stats, 0, 3 * sizeof(int), s));
+    PetscCall(spmv::DeviceAlloc(&stats, 4, nullptr, s));
+    PetscCallCUDA(cudaMemsetAsync(stats, 0, 4 * sizeof(int), s));
     PetscCallCUDA(cudaMemsetAsync(gsize + G, 0, sizeof(int64_t), s));
+    if (par.want16) {
+      PetscCall(spmv::DeviceAlloc(&dev.gbase, G, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&dev.coff, G + 1, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&words, G + 1, nullptr, s));
+      PetscCallCUDA(cudaMemsetAsync(words + G, 0, sizeof(int64_t), s));
+    }
     {
       const int         warps = kThreads / 32;
       const std::size_t shm   = (std::size_t)warps * (2 * par.BS + par.nw) * sizeof(int);
-      Assign<<<GridFor(G * 32), kThreads, shm, s>>>(G, par, A.i, dev.ginfo, dev.map, dev.heads, gsize, stats);
+      Assign<<<GridFor(G * 32), kThreads, shm, s>>>(G, par, A.i, A.j, dev.ginfo, dev.map, dev.heads, gsize, stats, dev.gbase, words);
       SpMVCheckLaunch();
     }
     PetscCall(spmv::ExclusiveSum(gsize, dev.goff, G + 1, &tmp.p, &tmp.bytes, s));
     PetscCallCUDA(cudaMemcpyAsync(&tot[1], dev.goff + G, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    if (par.want16) {
+      PetscCall(spmv::ExclusiveSum(words, dev.coff, G + 1, &tmp.p, &tmp.bytes, s));
+      PetscCallCUDA(cudaMemcpyAsync(&tot[2], dev.coff + G, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
+    }
     PetscCallCUDA(cudaMemcpyAsync(hstats, stats, sizeof(hstats), cudaMemcpyDeviceToHost, s));
     PetscCallCUDA(cudaStreamSynchronize(s));
+    PetscCall(spmv::DeviceFree({ng, gfirst, isl, lfirst, gsize, stats, words}, s));
     st.stored    = tot[1];
     st.max_chunk = hstats[0];
     st.max_rows  = hstats[1];
     st.pieces    = hstats[2];
+    st.span      = hstats[3];
+    st.index16   = par.want16 && st.span < (int64_t)kARgCSRPad16;
+    if (par.want16 && !st.index16) {
+      PetscCall(spmv::DeviceFree({dev.gbase, dev.coff}, s));
+      dev.gbase = nullptr;
+      dev.coff  = nullptr;
+      dev.bytes -= (std::size_t)G * sizeof(int) + (std::size_t)(G + 1) * sizeof(int64_t);
+      if (par.autoD && par.D != kARgCSRDefaultD) {
+        *again = true;
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
+    }
     /* 4. the chunks */
-    PetscCall(spmv::DeviceAlloc(&dev.col, st.stored, &dev.bytes, s));
     PetscCall(spmv::DeviceAlloc(&dev.val, st.stored, &dev.bytes, s));
-    Fill<false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val);
+    if (st.index16) {
+      st.packed = tot[2];
+      PetscCall(spmv::DeviceAlloc(&dev.col16, (std::size_t)st.packed * kBatch, &dev.bytes, s));
+      Fill<false, true><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, nullptr, dev.val, dev.gbase, dev.coff, (uint4 *)dev.col16);
+    } else {
+      PetscCall(spmv::DeviceAlloc(&dev.col, st.stored, &dev.bytes, s));
+      Fill<false, false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val, nullptr, nullptr, nullptr);
+    }
     SpMVCheckLaunch();
     PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({ng, gfirst, isl, lfirst, gsize, stats}, s)); /* all allocated: none skipped */
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-
-  /* the groups' spans; where all fit 16 bits, the offsets packed by batch and col freed (ARgCSRBuildHostLayout) */
-  PetscErrorCode Pack(cudaStream_t s, bool *fits)
-  {
-    const int64_t G = st.groups;
-    int          *span = nullptr, hspan = 0;
-    int64_t      *words = nullptr;
-    Scratch       tmp;
-    tmp.s = s;
-
-    PetscFunctionBegin;
-    PetscCall(spmv::DeviceAlloc(&dev.gbase, G, &dev.bytes, s));
-    PetscCall(spmv::DeviceAlloc(&span, 1, nullptr, s));
-    PetscCallCUDA(cudaMemsetAsync(span, 0, sizeof(int), s));
-    GroupSpan<<<GridFor(G * 32), kThreads, 0, s>>>(G, dev.goff, dev.col, dev.gbase, span);
-    SpMVCheckLaunch();
-    PetscCallCUDA(cudaMemcpyAsync(&hspan, span, sizeof(int), cudaMemcpyDeviceToHost, s));
-    PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({span}, s));
-    st.span = hspan;
-    *fits   = hspan < (int)kARgCSRPad16;
-    if (!*fits) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(spmv::DeviceAlloc(&dev.coff, G + 1, &dev.bytes, s));
-    PetscCall(spmv::DeviceAlloc(&words, G + 1, nullptr, s));
-    PetscCallCUDA(cudaMemsetAsync(words + G, 0, sizeof(int64_t), s));
-    PackedWords<<<GridFor(G), kThreads, 0, s>>>(G, par.BS, dev.ginfo, words);
-    SpMVCheckLaunch();
-    PetscCall(spmv::ExclusiveSum(words, dev.coff, G + 1, &tmp.p, &tmp.bytes, s));
-    PetscCallCUDA(cudaMemcpyAsync(&st.packed, dev.coff + G, sizeof(int64_t), cudaMemcpyDeviceToHost, s));
-    PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({words}, s));
-    PetscCall(spmv::DeviceAlloc(&dev.col16, (std::size_t)st.packed * kBatch, &dev.bytes, s));
-    PetscCallCUDA(cudaMemsetAsync(dev.col16, 0xFF, (std::size_t)st.packed * kBatch * sizeof(uint16_t), s));
-    Pack16<<<GridFor(G * 32), kThreads, 0, s>>>(G, par.BS, dev.goff, dev.coff, dev.col, dev.gbase, dev.col16);
-    SpMVCheckLaunch();
-    PetscCall(spmv::DeviceFree({dev.col}, s)); /* ordered after Pack16 on s */
-    dev.col = nullptr;
-    dev.bytes -= (std::size_t)st.stored * sizeof(int);
-    st.index16 = true;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
   PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
+    ARgCSRRows rows;
+    bool       again;
+
     PetscFunctionBegin;
     PetscCall(ARgCSRCheckOptions(opt));
-    PetscCall(ARgCSRSetParams(opt, A.m ? (double)A.nnz / (double)A.m : 0.0, &par));
-    PetscCall(BuildLayout(A, s));
-    if (par.want16 && st.groups) {
-      bool fits;
-      PetscCall(Pack(s, &fits));
-      if (fits) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d\n", st.span, par.D));
-      else if (par.autoD && par.D != kARgCSRDefaultD) {
-        const int64_t span = st.span;
-        PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns at D = %d instead of %d\n", span, kARgCSRDefaultD, par.D));
-        par.D      = kARgCSRDefaultD;
-        par.T      = par.BS * par.D;
-        par.want16 = false;
-        PetscCall(BuildLayout(A, s));
-        st.span = span;
-      } else PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns\n", st.span));
+    rows.m   = A.m;
+    rows.nnz = A.nnz;
+    if (opt.chunk_size == PETSC_DECIDE && rows.Mean() >= 24) { /* ARgCSRChunkRule reads the cv only there */
+      unsigned long long *d = nullptr;
+      PetscCall(spmv::DeviceAlloc(&d, 1, nullptr, s));
+      PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(*d), s));
+      RowSumSq<<<GridFor(A.m), kThreads, 0, s>>>(A.m, A.i, d);
+      SpMVCheckLaunch();
+      PetscCallCUDA(cudaMemcpyAsync(&rows.sumsq, d, sizeof(*d), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaStreamSynchronize(s));
+      PetscCall(spmv::DeviceFree({d}, s));
     }
+    PetscCall(ARgCSRSetParams(opt, rows, &par));
+    PetscCall(BuildLayout(A, s, &again));
+    if (again) {
+      const int64_t span = st.span;
+      PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns at D = %d instead of %d\n", span, kARgCSRDefaultD, par.D));
+      par.D      = kARgCSRDefaultD;
+      par.T      = par.BS * par.D;
+      par.want16 = false;
+      PetscCall(BuildLayout(A, s, &again));
+      st.span = span;
+    } else if (st.index16) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d\n", st.span, par.D));
+    else if (par.want16 && st.groups) PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns\n", st.span));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
   PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     PetscFunctionBegin;
-    if (st.groups) Fill<true><<<GridFor(st.groups * par.BS), kThreads, 0, s>>>(st.groups, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val);
+    if (st.groups) Fill<true, false><<<GridFor(st.groups * par.BS), kThreads, 0, s>>>(st.groups, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, nullptr, dev.val, nullptr, nullptr, nullptr);
     SpMVCheckLaunch();
     PetscFunctionReturn(PETSC_SUCCESS);
   }

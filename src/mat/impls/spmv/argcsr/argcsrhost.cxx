@@ -16,17 +16,29 @@ PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &o)
 
 /*
   ARgCSRSetParams - the build parameters. The layout itself accepts any block size in [1, 1024] (the host
-  tests use the paper's 12 threads); the plugin's options are checked by ARgCSRCheckOptions first. mean: the
-  matrix's nonzeros a row (nnz/m), for the default D (ARgCSRChunkRule).
+  tests use the paper's 12 threads); the plugin's options are checked by ARgCSRCheckOptions first. rows: the
+  matrix's row statistics, for the default D (ARgCSRChunkRule).
 */
-PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, double mean, ARgCSRParams *p)
+ARgCSRRows ARgCSRHostRows(const SpMVHostCsr &A)
+{
+  ARgCSRRows r;
+  r.m   = A.m;
+  r.nnz = A.m ? (int64_t)A.i[A.m] : 0;
+  for (PetscInt k = 0; k < A.m; k++) {
+    const uint64_t L = (uint64_t)(A.i[k + 1] - A.i[k]);
+    r.sumsq += L * L;
+  }
+  return r;
+}
+
+PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, const ARgCSRRows &rows, ARgCSRParams *p)
 {
   PetscFunctionBegin;
   PetscCheck(o.block_size >= 1 && o.block_size <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR block size %" PetscInt_FMT " must be in [1, 1024]", o.block_size);
   PetscCheck(o.chunk_size == PETSC_DECIDE || (o.chunk_size >= 1 && o.chunk_size <= 65536), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR desired chunk size %" PetscInt_FMT " must be in [1, 65536]", o.chunk_size);
   p->autoD  = o.chunk_size == PETSC_DECIDE;
   p->BS     = (int)o.block_size;
-  p->D      = p->autoD ? ARgCSRChunkRule(mean) : (int)o.chunk_size;
+  p->D      = p->autoD ? ARgCSRChunkRule(rows) : (int)o.chunk_size;
   p->want16 = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && p->D >= kARgCSRIndex16MinD);
   p->T     = p->BS * p->D; /* <= 2^26 */
   p->nw    = (p->BS + 31) / 32;
@@ -209,7 +221,7 @@ PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &
   ARgCSRParams p;
 
   PetscFunctionBegin;
-  PetscCall(ARgCSRSetParams(o, A.m ? (double)A.i[A.m] / (double)A.m : 0.0, &p));
+  PetscCall(ARgCSRSetParams(o, ARgCSRHostRows(A), &p));
   PetscCall(BuildLayout(p, A, L, st));
   if (!p.want16 || !st->groups) PetscFunctionReturn(PETSC_SUCCESS);
   std::vector<int> gbase;

@@ -381,7 +381,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
      rows (std several times the mean: most rows far shorter than the mean, a few hundreds long) a mean of 24 says
      nothing about the 16-bit batches' fill, and segsum's (dcsr's) equal tiles stay first; argcsr keeps its rank. */
   bool a16 = false;
-  if (!table && local && cv <= kRegularCV && ARgCSRChunkRule(st.m ? (double)st.nnz / (double)st.m : 0.0) >= kARgCSRIndex16MinD) {
+  if (!table && local && cv <= kRegularCV && ARgCSRChunkRule(ARgCSRRows{st.m, st.nnz, st.sumsq}) >= kARgCSRIndex16MinD) {
     int k = 0;
     while (k < n && order[k] != AUTO_ARGCSR) k++;
     if (k < n && k > 0) {
