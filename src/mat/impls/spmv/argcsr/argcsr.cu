@@ -49,19 +49,35 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
       const int64_t r  = r0 + lane;
       const int     L  = r < r1 ? rp[r + 1] - rp[r] : 0;
       const int     nj = (int)Min<int64_t>(32, r1 - r0);
+      const bool    lng = ARgCSRIsLong(p, L);
       int64_t       mine = 0;
-      for (int j = 0; j < nj; j++) {
-        const int Lj = __shfl_sync(kFull, L, j);
-        int64_t   g;
-        if (ARgCSRIsLong(p, Lj)) {
-          g = ARgCSRPieces(p, Lj);
-          gr.Break();
-        } else g = gr.Step(p, Lj) ? 1 : 0;
-        if (j == lane) mine = g;
+      if (p.paper) {
+        for (int j = 0; j < nj; j++) {
+          const int Lj = __shfl_sync(kFull, L, j);
+          int64_t   g;
+          if (ARgCSRIsLong(p, Lj)) {
+            g = ARgCSRPieces(p, Lj);
+            gr.Break();
+          } else g = gr.Step(p, Lj) ? 1 : 0;
+          if (j == lane) mine = g;
+        }
+      } else { /* next fit on the thread need (ARgCSRGrouper::Step), the divisions done by each lane for its row */
+        const int need = lng ? -1 : (int)ARgCSRThreadNeed(p, L); /* <= BS: not long */
+        if (lng) mine = ARgCSRPieces(p, L);
+        for (int j = 0; j < nj; j++) {
+          const int wj = __shfl_sync(kFull, need, j);
+          if (wj < 0) gr.Break();
+          else {
+            const bool start = !gr.open || gr.cost + wj > p.BS;
+            gr.cost          = start ? wj : gr.cost + wj;
+            gr.open          = true;
+            if (j == lane) mine = start ? 1 : 0;
+          }
+        }
       }
       if (r < r1) {
         ng[r]  = mine;
-        isl[r] = ARgCSRIsLong(p, L) ? 1 : 0;
+        isl[r] = lng ? 1 : 0;
       }
     }
     if (w == nwin - 1 && lane == 0) {
@@ -71,16 +87,31 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
   }
 }
 
-/* the sum of squared row lengths (for ARgCSRChunkRule's cv), one 64-bit atomic a warp */
-__global__ void RowSumSq(int64_t m, const int *__restrict__ rp, unsigned long long *__restrict__ sumsq)
+/* ARgCSRRows on the device: per chunk size of ARgCSRWideD the rows' threads (r[d]) and longest chunk (r[3 + d]) */
+__global__ void RowChunks(int64_t m, const int *__restrict__ rp, unsigned long long *__restrict__ r)
 {
-  unsigned long long s = 0;
-  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) {
-    const unsigned long long L = (unsigned long long)(rp[r + 1] - rp[r]);
-    s += L * L;
+  unsigned long long w[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
+    const int64_t L = rp[i + 1] - rp[i];
+#pragma unroll
+    for (int d = 0; d < 3; d++) {
+      int64_t t, k;
+      ARgCSRRowChunk(L, ARgCSRWideD(d), &t, &k);
+      w[d] += (unsigned long long)t;
+      c[d] = Max<unsigned long long>(c[d], (unsigned long long)k);
+    }
   }
-  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(kFull, s, o);
-  if ((threadIdx.x & 31) == 0 && s) atomicAdd(sumsq, s);
+#pragma unroll
+  for (int d = 0; d < 3; d++) {
+    for (int o = 16; o > 0; o >>= 1) {
+      w[d] += __shfl_xor_sync(kFull, w[d], o);
+      c[d] = Max<unsigned long long>(c[d], __shfl_xor_sync(kFull, c[d], o));
+    }
+    if ((threadIdx.x & 31) == 0) {
+      atomicAdd(r + d, w[d]);
+      atomicMax(r + 3 + d, c[d]);
+    }
+  }
 }
 
 /* One thread per group: first row, rows, piece (the chunk size comes later) */
@@ -611,15 +642,19 @@ public:
     PetscCall(ARgCSRCheckOptions(opt));
     rows.m   = A.m;
     rows.nnz = A.nnz;
-    if (opt.chunk_size == PETSC_DECIDE && rows.Mean() >= 24) { /* ARgCSRChunkRule reads the cv only there */
-      unsigned long long *d = nullptr;
-      PetscCall(spmv::DeviceAlloc(&d, 1, nullptr, s));
-      PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(*d), s));
-      RowSumSq<<<GridFor(A.m), kThreads, 0, s>>>(A.m, A.i, d);
+    if (opt.chunk_size == PETSC_DECIDE && ARgCSRWideRows(rows.Mean())) { /* ARgCSRChunkRule reads the chunks only there */
+      unsigned long long *d = nullptr, h[6];
+      PetscCall(spmv::DeviceAlloc(&d, 6, nullptr, s));
+      PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(h), s));
+      RowChunks<<<std::min(GridFor(A.m), 1024u), kThreads, 0, s>>>(A.m, A.i, d);
       SpMVCheckLaunch();
-      PetscCallCUDA(cudaMemcpyAsync(&rows.sumsq, d, sizeof(*d), cudaMemcpyDeviceToHost, s));
+      PetscCallCUDA(cudaMemcpyAsync(h, d, sizeof(h), cudaMemcpyDeviceToHost, s));
       PetscCallCUDA(cudaStreamSynchronize(s));
       PetscCall(spmv::DeviceFree({d}, s));
+      for (int k = 0; k < 3; k++) {
+        rows.threads[k] = h[k];
+        rows.chunk[k]   = (int64_t)h[3 + k];
+      }
     }
     PetscCall(ARgCSRSetParams(opt, rows, &par));
     PetscCall(BuildLayout(A, s, &again));

@@ -86,7 +86,7 @@
    products equal the 32-bit layout's at the same D bit for bit.
    When: with D >= 16 (two batches a thread or more: the batched kernel's 8 loads in flight per thread pay for its
    half occupancy; at D = 8, one batch, it ran 0.81-0.91x), and D defaults by the rows (ARgCSRChunkRule: from 24 nonzeros
-   a row 24 or 32 on rows of similar length, else 16, and 24 from 64). If the offsets do not fit, a default D falls back to 8 with 32-bit columns
+   a row 16, 24 or 32 by the slots the batches store). If the offsets do not fit, a default D falls back to 8 with 32-bit columns
    (the layout is built again). H200, 16-bit D = 16 / 24 against 32-bit D = 8 (us, argcsr16-c.csv, run b for D = 8):
    bcsstk13 kron 256 (42 a row) 63.8 vs 71.4, 27-point n=120 142.2 vs 148.3, band of 49 137.7 vs 143.9, band of 81
    123.8 vs 158.2, EX5 kron 64 51.9 vs 62.2; nasa4704 (22 a row, stays at D = 8) 154.5 vs 151.1 at D = 16.
@@ -105,7 +105,7 @@
 #include "../spmvformat.h"
 #include <vector>
 #include <cstdint>
-#include <cmath>
+#include <algorithm>
 
 #if defined(__CUDACC__)
   #define ARGCSR_HD __host__ __device__
@@ -136,51 +136,55 @@ constexpr int      kARgCSRBatch       = 8;      /* entries of a chunk the kernel
 constexpr int      kARgCSRDefaultD    = 8;      /* D where the offsets do not apply */
 constexpr int      kARgCSRIndex16MinD = 16;     /* the 16-bit layout needs two or more batches a thread to pay */
 constexpr unsigned kARgCSRPad16       = 0xFFFFu; /* a padding offset; a group's offsets are at most 0xFFFE */
-/* The row statistics the default D reads: rows, nonzeros and the sum of squared row lengths over all m rows (exact
-   integers, so that the host reference and the device build take the same D) */
+/* The chunk sizes ARgCSRChunkRule weighs from 24 nonzeros a row, and how many more stored slots a larger one may take */
+constexpr double kARgCSRSlotTolerance = 0.03;
+ARGCSR_HD constexpr int ARgCSRWideD(int k) { return 16 + 8 * k; } /* k = 0, 1, 2: 16, 24, 32 */
+/* a row of L entries at chunk size D: its threads w = ceil(L/D) (an empty row takes one) and chunk ceil(L/w) */
+ARGCSR_HD inline void ARgCSRRowChunk(int64_t L, int D, int64_t *w, int64_t *c)
+{
+  *w = L > 0 ? (L - 1) / D + 1 : 1;
+  *c = L > 0 ? (L - 1) / *w + 1 : 0;
+}
+/* The row statistics the default D reads (exact integers, so that the host reference and the device build take the
+   same D): rows, nonzeros, and for each D of ARgCSRWideD the rows' threads and their longest chunk */
 struct ARgCSRRows {
   int64_t  m = 0, nnz = 0;
-  uint64_t sumsq = 0;
+  uint64_t threads[3] = {0, 0, 0};
+  int64_t  chunk[3]   = {0, 0, 0};
   double   Mean() const { return m ? (double)nnz / (double)m : 0.0; }
-  double   CV() const
-  {
-    const double mu = Mean(), var = m ? (double)sumsq / (double)m - mu * mu : 0.0;
-    return mu > 0 && var > 0 ? std::sqrt(var) / mu : 0.0;
-  }
+  /* the stored slots at ARgCSRWideD(k) if every thread's chunk were the longest, in whole batches of 8 */
+  double Slots(int k) const { return (double)threads[k] * (double)(kARgCSRBatch * ((chunk[k] + kARgCSRBatch - 1) / kARgCSRBatch)); }
 };
-constexpr double kARgCSRRegularCV = 0.25; /* rows "of similar length" for ARgCSRChunkRule */
-/* the stored slots of a row of L entries at chunk size D, in the batches of 8 the 16-bit kernel loads: t = ceil(L/D)
-   threads of C = ceil(L/t) entries, each rounded up to whole batches */
-inline int64_t ARgCSRRowSlots(int64_t L, int D)
-{
-  const int64_t t = (L + D - 1) / D, C = (L + t - 1) / t;
-  return t * kARgCSRBatch * ((C + kARgCSRBatch - 1) / kARgCSRBatch);
-}
-/* ARgCSRChunkRule - the default D from the rows: 8 below 24 nonzeros a row (mean nnz/m). From 24: on rows of similar
-   length (cv <= kARgCSRRegularCV) 32 or 24, whichever stores a row of the mean length (rounded up) in fewer batch
-   slots, 32 on a tie; else 16, and 24 from 64. Real scalars; complex: 8 (not measured).
-   Why: a thread of a row of L entries holds C = ceil(L/t) <= D of them, loaded in batches of 8. Rows of L >= 24 fill 2-3
-   batches at D = 16-24, enough loads in flight to pay the batched kernel's halved occupancy (H200,
-   bench/results/session40-h200-20261202/argcsr16-c.csv). On rows of one length every thread's chunk is the same, so the
-   batches' fill (L over the slots) decides, and at equal fill 3-4 batches a thread beat 2 (fewer threads a row, more
-   loads in flight a thread): H200, D = 16 / 24 / 32 / 40 / 48 (us, session43-h200-20261203/chunk.csv): band of 121
-   (fill 0.95 / 0.84 / 0.95 / 0.95 / 0.84) 137.5 / 124.6 / 116.2 / 116.5 / 126.1, band of 49 137.6 / 145.2 / 132.6, the
-   27-point stencil 140.9 / 161.2 / 129.5, EX5 53.0 / 51.6 / 51.2, band of 81 (all 0.84) 129.0 / 124.3 / 125.5. On rows of
-   varied length a group's C is its longest chunk and a larger D pads the rest: bcsstk13 (cv 0.54) 64.5 / 67.4 / 68.8. */
-inline int ARgCSRChunkRule(const ARgCSRRows &r)
+/* does the default D take the 16-bit layout's chunk sizes (from 24 nonzeros a row; real scalars)? */
+inline bool ARgCSRWideRows(double mean)
 {
 #if defined(PETSC_USE_COMPLEX)
-  (void)r;
-  return kARgCSRDefaultD;
+  (void)mean;
+  return false;
 #else
-  const double mean = r.Mean();
-  if (mean < 24) return kARgCSRDefaultD;
-  if (r.CV() <= kARgCSRRegularCV) {
-    const int64_t L = (int64_t)std::ceil(mean);
-    return ARgCSRRowSlots(L, 24) < ARgCSRRowSlots(L, 32) ? 24 : 32;
-  }
-  return mean >= 64 ? 24 : 16;
+  return mean >= 24;
 #endif
+}
+/* ARgCSRChunkRule - the default D from the rows: 8 below 24 nonzeros a row (mean nnz/m); from 24 the largest of 16, 24
+   and 32 whose stored slots (ARgCSRRows::Slots: each row's threads times the longest chunk, in batches of 8) are within
+   3% of the fewest. Real scalars; complex: 8 (not measured).
+   Why: a thread of a row of L entries holds ceil(L/t) <= D of them, loaded in batches of 8, and a group's chunk size is
+   its longest chunk, so the slots the kernel reads are the threads times that chunk; rows of L >= 24 fill 2-4 batches at
+   D = 16-32, enough loads in flight to pay the batched kernel's halved occupancy (H200,
+   bench/results/session40-h200-20261202/argcsr16-c.csv). At equal slots 3-4 batches a thread beat 2 (fewer threads a
+   row, more loads in flight a thread): H200, D = 16 / 24 / 32, us (session43-h200-20261203, chunk.csv and uni.csv; the
+   slots' fill nnz/Slots in brackets): band of 121 137.5 / 124.6 / 116.2 (0.95 / 0.84 / 0.95), band of 49 137.6 / 145.2 /
+   132.6 (0.77 / 0.68 / 0.77), 27-point stencil 140.9 / 161.2 / 129.5 (0.82 / 0.57 / 0.82), EX5 53.0 / 51.6 / 51.2 (0.94
+   each), band of 81 129.0 / 124.3 / 125.5 (0.84 each). On rows of varied length the longest chunk is near D and a larger D
+   pads the rest: bcsstk13 64.5 / 67.4 / 68.8 (0.84 / 0.79 / 0.76), rows of 28-52 98.1 / - / 113.7 (0.84 / 0.78 / 0.69). */
+inline int ARgCSRChunkRule(const ARgCSRRows &r)
+{
+  if (!ARgCSRWideRows(r.Mean())) return kARgCSRDefaultD;
+  double fewest = r.Slots(0);
+  for (int k = 1; k < 3; k++) fewest = std::min(fewest, r.Slots(k));
+  for (int k = 2; k > 0; k--)
+    if (r.Slots(k) <= (1 + kARgCSRSlotTolerance) * fewest) return ARgCSRWideD(k);
+  return ARgCSRWideD(0);
 }
 /* the rows of a host CSR matrix */
 ARgCSRRows ARgCSRHostRows(const SpMVHostCsr &);

@@ -24,10 +24,13 @@ ARgCSRRows ARgCSRHostRows(const SpMVHostCsr &A)
   ARgCSRRows r;
   r.m   = A.m;
   r.nnz = A.m ? (int64_t)A.i[A.m] : 0;
-  for (PetscInt k = 0; k < A.m; k++) {
-    const uint64_t L = (uint64_t)(A.i[k + 1] - A.i[k]);
-    r.sumsq += L * L;
-  }
+  for (PetscInt k = 0; k < A.m; k++)
+    for (int d = 0; d < 3; d++) {
+      int64_t w, c;
+      ARgCSRRowChunk((int64_t)(A.i[k + 1] - A.i[k]), ARgCSRWideD(d), &w, &c);
+      r.threads[d] += (uint64_t)w;
+      r.chunk[d] = std::max(r.chunk[d], c);
+    }
   return r;
 }
 

@@ -369,8 +369,8 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
   if (d16)
     for (int k = 0; k < n; k++)
       if (order[k] == AUTO_SEGSUM) order[k] = AUTO_DCSR;
-  /* argcsr over 16-bit offsets (argcsr.h, "16-BIT COLUMN OFFSETS"): where its own rule takes them (D >= 16 from the mean
-     row length, real scalars) and the columns are local, it is timed first, ahead of the branch's order: on the H200
+  /* argcsr over 16-bit offsets (argcsr.h, "16-BIT COLUMN OFFSETS"): where its own rule takes them (D >= 16 from 24 nonzeros a
+     row, real scalars) and the columns are local, it is timed first, ahead of the branch's order: on the H200
      (bench/results/session41-h200-20261203) it was the fastest type on bcsstk13 kron 256 (63.96 us against ccoo 66.1,
      dcsr 67.7), EX5 kron 64 (53.2 against brc 56.1) and the bands of 81 and 121 (1.10x, 1.01x brc) and 0.92-0.98x brc on
      the 27-point stencils and the band of 49; ranked second its build (18-30 products with the packing) made the clock
@@ -381,7 +381,7 @@ PetscErrorCode SpMVAutoRank(const SpMVAutoStats &st, const SpMVAutoOptions &o, S
      rows (std several times the mean: most rows far shorter than the mean, a few hundreds long) a mean of 24 says
      nothing about the 16-bit batches' fill, and segsum's (dcsr's) equal tiles stay first; argcsr keeps its rank. */
   bool a16 = false;
-  if (!table && local && cv <= kRegularCV && ARgCSRChunkRule(ARgCSRRows{st.m, st.nnz, st.sumsq}) >= kARgCSRIndex16MinD) {
+  if (!table && local && cv <= kRegularCV && ARgCSRWideRows(st.m ? (double)st.nnz / (double)st.m : 0.0)) {
     int k = 0;
     while (k < n && order[k] != AUTO_ARGCSR) k++;
     if (k < n && k > 0) {
