@@ -172,7 +172,7 @@ inline bool ARgCSRWideRows(double mean)
    its longest chunk, so the slots the kernel reads are the threads times that chunk; rows of L >= 24 fill 2-4 batches at
    D = 16-32, enough loads in flight to pay the batched kernel's halved occupancy (H200,
    bench/results/session40-h200-20261202/argcsr16-c.csv). At equal slots 3-4 batches a thread beat 2 (fewer threads a
-   row, more loads in flight a thread): H200, D = 16 / 24 / 32, us (session43-h200-20261203, chunk.csv and uni.csv; the
+   row, more loads in flight a thread): H200, D = 16 / 24 / 32, us (session43-h200-20261203, chunk-a.csv and uni-b.csv; the
    slots' fill nnz/Slots in brackets): band of 121 137.5 / 124.6 / 116.2 (0.95 / 0.84 / 0.95), band of 49 137.6 / 145.2 /
    132.6 (0.77 / 0.68 / 0.77), 27-point stencil 140.9 / 161.2 / 129.5 (0.82 / 0.57 / 0.82), EX5 53.0 / 51.6 / 51.2 (0.94
    each), band of 81 129.0 / 124.3 / 125.5 (0.84 each). On rows of varied length the longest chunk is near D and a larger D
