@@ -484,7 +484,7 @@ public:
   {
     PetscFunctionBegin;
     PetscCall(PetscOptionsInt("-mat_argcsr_block_size", "Threads per CUDA block = chunks per row group (a multiple of 32 in [32, 1024])", "MatSetType", opt.block_size, &opt.block_size, NULL));
-    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: by the mean row length, 8; 16 from 24 nonzeros a row and 24 from 64 where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
+    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: 8 below 24 nonzeros a row; from 24 the largest of 16, 24, 32 within 3% of the fewest stored batch slots, where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
     PetscCall(PetscOptionsBool3("-mat_argcsr_index16", "Columns as 16-bit offsets from each group's smallest column, read by the batched kernel, where every group spans fewer than 65535 columns (default: where D >= 16)", "MatSetType", opt.index16, &opt.index16, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
@@ -707,7 +707,7 @@ public:
   {
     PetscFunctionBegin;
     const int64_t ordinary = st.groups - st.pieces;
-    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: rows %" PetscInt_FMT ", columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT "; block size %d, desired chunk size %d%s (long rows: more than %d nonzeros, %s), %s grouping\n", st.m, st.n, st.nnz, par.BS, par.D, par.autoD ? " by the mean row length" : "", par.T,
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: rows %" PetscInt_FMT ", columns %" PetscInt_FMT ", nnz %" PetscInt64_FMT "; block size %d, desired chunk size %d%s (long rows: more than %d nonzeros, %s), %s grouping\n", st.m, st.n, st.nnz, par.BS, par.D, par.autoD ? " by the rows" : "", par.T,
                                      par.split ? "split into groups of their own" : "not split", par.paper ? "the paper's" : "thread-need"));
     PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: %" PetscInt64_FMT " groups (%" PetscInt64_FMT " of rows, mean %.1f rows, at most %" PetscInt_FMT "; %" PetscInt64_FMT " pieces of %" PetscInt64_FMT " long rows), chunk size mean %.2f max %" PetscInt_FMT "\n", st.groups, ordinary,
                                      ordinary ? (double)(st.m - st.long_rows) / (double)ordinary : 0.0, st.max_rows, st.pieces, st.long_rows, st.groups ? (double)st.stored / ((double)st.groups * par.BS) : 0.0, st.max_chunk));
