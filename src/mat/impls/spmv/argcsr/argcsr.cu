@@ -62,16 +62,14 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
           } else g = gr.Step(p, Lj) ? 1 : 0;
           if (j == lane) mine = g;
         }
-      } else { /* next fit on the thread need (ARgCSRGrouper::Step), the divisions done by each lane for its row */
+      } else { /* next fit (ARgCSRGrouper::StepNeed), the thread need's division done by each lane for its row */
         const int need = lng ? -1 : (int)ARgCSRThreadNeed(p, L); /* <= BS: not long */
         if (lng) mine = ARgCSRPieces(p, L);
         for (int j = 0; j < nj; j++) {
           const int wj = __shfl_sync(kFull, need, j);
           if (wj < 0) gr.Break();
           else {
-            const bool start = !gr.open || gr.cost + wj > p.BS;
-            gr.cost          = start ? wj : gr.cost + wj;
-            gr.open          = true;
+            const bool start = gr.StepNeed(p, wj);
             if (j == lane) mine = start ? 1 : 0;
           }
         }

@@ -286,7 +286,12 @@ ARGCSR_HD inline int64_t ARgCSRPackedHalf(int64_t coff, int BS, int k, int t) { 
 ARGCSR_HD inline bool    ARgCSRIsLong(const ARgCSRParams &p, int64_t L) { return p.split && L > p.T; }
 ARGCSR_HD inline int64_t ARgCSRPieces(const ARgCSRParams &p, int64_t L) { return (L - 1) / p.T + 1; }
 /* threads a row of length L needs at chunk size D (an empty row still takes one) */
-ARGCSR_HD inline int64_t ARgCSRThreadNeed(const ARgCSRParams &p, int64_t L) { return L > 0 ? (L - 1) / p.D + 1 : 1; }
+ARGCSR_HD inline int64_t ARgCSRThreadNeed(const ARgCSRParams &p, int64_t L)
+{
+  int64_t w, c;
+  ARgCSRRowChunk(L, p.D, &w, &c);
+  return w;
+}
 
 /* The grouping rule inside one window: Step() tells whether the (non-long) row of length L starts a new
    group; Break() after a long row, so that the next row starts one. */
@@ -303,12 +308,16 @@ struct ARgCSRGrouper {
       if (start) rows = 0, nnz = 0;
       rows++;
       nnz += L;
-    } else { /* next fit on the thread need at chunk size D */
-      const int64_t w = ARgCSRThreadNeed(p, L);
-      start           = !open || cost + w > p.BS;
-      cost            = start ? w : cost + w;
-    }
+    } else start = StepNeed(p, ARgCSRThreadNeed(p, L)); /* next fit on the thread need at chunk size D */
     open = true;
+    return start;
+  }
+  /* next fit of a (non-long) row that needs w threads: does it start a new group? */
+  ARGCSR_HD bool StepNeed(const ARgCSRParams &p, int64_t w)
+  {
+    const bool start = !open || cost + w > p.BS;
+    cost             = start ? w : cost + w;
+    open             = true;
     return start;
   }
 };
