@@ -64,6 +64,15 @@ static std::vector<TestMatrix> MakeTestMatrices(Rng &rng)
     t.push_back({"skewed " + std::to_string(k) + " (" + std::to_string(m) + "x" + std::to_string(n) + ")", RandomCsr(rng, m, n, [&](PetscInt) { return u01() < 0.05 ? Uniform(rng, 0, n) : Uniform(rng, 0, 4); })});
   }
   t.push_back({"3000 rows, moderate variance (windows)", RandomCsr(rng, 3000, 3000, [&](PetscInt) { return Uniform(rng, 8, 24); })});
+  t.push_back({"3000 rows of 10-60 (the rule sorts them)", RandomCsr(rng, 3000, 3000, [&](PetscInt) { return Uniform(rng, 10, 60); })});
+  { /* rows of 10-60 in a band 40 columns a row apart: narrow groups in CSR order, a window's columns sorted (16-bit fails) */
+    const PetscInt                     m = 4200, n = 40 * m + 60;
+    std::vector<std::vector<PetscInt>> rows(m);
+    for (PetscInt r = 0; r < m; r++) rows[r] = RandomColumns(rng, 100, Uniform(rng, 10, 60));
+    for (PetscInt r = 0; r < m; r++)
+      for (PetscInt &c : rows[r]) c += 40 * r;
+    t.push_back({"rows of 10-60, 40 columns a row apart (sorted groups too wide)", CsrFromRows(n, rows, rng)});
+  }
   t.push_back({"empty rows (40%)", RandomCsr(rng, 300, 200, [&](PetscInt) { return u01() < 0.4 ? 0 : Uniform(rng, 1, 30); })});
   t.push_back({"leading empty rows", RandomCsr(rng, 200, 100, [&](PetscInt r) { return r < 70 ? 0 : Uniform(rng, 1, 12); })});
   t.push_back({"trailing empty rows", RandomCsr(rng, 200, 100, [&](PetscInt r) { return r >= 130 ? 0 : Uniform(rng, 1, 12); })});
@@ -120,15 +129,16 @@ struct TestOptions {
   ARgCSROptions o;
 };
 
-static TestOptions Opt(PetscInt BS, PetscInt D, bool split = true, bool paper = false, PetscBool3 i16 = PETSC_BOOL3_UNKNOWN)
+static TestOptions Opt(PetscInt BS, PetscInt D, bool split = true, bool paper = false, PetscBool3 i16 = PETSC_BOOL3_UNKNOWN, PetscBool3 sort = PETSC_BOOL3_UNKNOWN)
 {
   TestOptions t;
+  t.o.sort_rows      = sort;
   t.o.block_size     = BS;
   t.o.chunk_size     = D;
   t.o.split_long     = split ? PETSC_TRUE : PETSC_FALSE;
   t.o.paper_grouping = paper ? PETSC_TRUE : PETSC_FALSE;
   t.o.index16        = i16;
-  t.name             = "BS " + std::to_string(BS) + " D " + (D == PETSC_DECIDE ? std::string("by the rule") : std::to_string(D)) + (split ? "" : " no split") + (paper ? " paper grouping" : "") + (i16 == PETSC_BOOL3_TRUE ? " index16" : i16 == PETSC_BOOL3_FALSE ? " no index16" : "");
+  t.name             = "BS " + std::to_string(BS) + " D " + (D == PETSC_DECIDE ? std::string("by the rule") : std::to_string(D)) + (split ? "" : " no split") + (paper ? " paper grouping" : "") + (i16 == PETSC_BOOL3_TRUE ? " index16" : i16 == PETSC_BOOL3_FALSE ? " no index16" : "") + (sort == PETSC_BOOL3_TRUE ? " rows sorted" : sort == PETSC_BOOL3_FALSE ? " rows in CSR order" : "");
   return t;
 }
 
@@ -157,6 +167,13 @@ static std::vector<TestOptions> MakeTestOptions()
   t.push_back(Opt(64, 20, true, true, PETSC_BOOL3_TRUE));
   t.push_back(Opt(64, 16)); /* explicit D >= 16: 16-bit where they fit, no fallback */
   t.push_back(Opt(128, PETSC_DECIDE, true, false, PETSC_BOOL3_FALSE));
+  /* the rows sorted by length in their windows (ROW ORDER): forced at D 16 with 16-bit offsets, at D 3 with windows of
+     512 rows and long-row pieces, with the paper's grouping and partial warps; CSR order forced under the rule's D */
+  t.push_back(Opt(128, 16, true, false, PETSC_BOOL3_TRUE, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(32, 3, true, false, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(12, 5, true, true, PETSC_BOOL3_TRUE, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(64, 8, false, false, PETSC_BOOL3_FALSE, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(128, PETSC_DECIDE, true, false, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_FALSE));
   return t;
 }
 
@@ -230,21 +247,51 @@ static void CheckProducts(const ARgCSRHostLayout &L, const Csr &A, Rng &rng)
 struct ExpectedGroup {
   PetscInt row0, nrows, piece;
 };
-/* the row statistics of the chunk size rule, counted here (not by ARgCSRHostRows): per D = 16, 24, 32 the threads
-   ceil(L/D) (one for an empty row) and the longest chunk ceil(L/threads) */
+/* the row statistics of the chunk size and row order rule, counted here (not by ARgCSRHostRows): the longest row, per
+   D = 16, 24, 32 the threads ceil(L/D) (one for an empty row), the longest chunk ceil(L/threads), and the sums of
+   threads times the row's chunk, exact and rounded up to batches of 8 */
 static ARgCSRRows RowsOf(const std::vector<int64_t> &lens)
 {
   ARgCSRRows r;
   r.m = (int64_t)lens.size();
   for (int64_t L : lens) {
     r.nnz += L;
+    r.maxlen = std::max(r.maxlen, L);
     for (int k = 0; k < 3; k++) {
-      const int64_t D = 16 + 8 * k, w = L == 0 ? 1 : (L + D - 1) / D;
+      const int64_t D = 16 + 8 * k, w = L == 0 ? 1 : (L + D - 1) / D, c = L == 0 ? 0 : (L + w - 1) / w;
       r.threads[k] += (uint64_t)w;
-      r.chunk[k] = std::max<int64_t>(r.chunk[k], L == 0 ? 0 : (L + w - 1) / w);
+      r.chunk[k] = std::max<int64_t>(r.chunk[k], c);
+      r.own[k] += (uint64_t)(w * c);
+      r.own8[k] += (uint64_t)(w * ((c + 7) / 8 * 8));
     }
   }
   return r;
+}
+/* the rule's D and row order */
+static void RuleOf(const ARgCSRRows &r, int *D, bool *sort) { ARgCSRRowRule(r, D, sort); }
+
+/* ROW ORDER re-derived: in each window of R rows the rows of the longest length first, each length in row order
+   (a bucket pass per length instead of a sort) */
+static std::vector<int> ExpectedPerm(const Csr &A, PetscInt R)
+{
+  std::vector<int> perm;
+  for (PetscInt w0 = 0; w0 < A.m; w0 += R) {
+    const PetscInt w1   = std::min<PetscInt>(A.m, w0 + R);
+    PetscInt       maxl = 0;
+    for (PetscInt r = w0; r < w1; r++) maxl = std::max<PetscInt>(maxl, A.Len(r));
+    for (PetscInt l = maxl; l >= 0; l--)
+      for (PetscInt r = w0; r < w1; r++)
+        if (A.Len(r) == l) perm.push_back((int)r);
+  }
+  return perm;
+}
+/* A with its rows in the order perm (columns and values unchanged) */
+static Csr Permuted(const Csr &A, const std::vector<int> &perm)
+{
+  std::vector<std::vector<std::pair<PetscInt, PetscScalar>>> rows(A.m);
+  for (PetscInt q = 0; q < A.m; q++)
+    for (PetscInt k = A.i[perm[q]]; k < A.i[perm[q] + 1]; k++) rows[q].push_back({A.j[k], A.a[k]});
+  return CsrFromEntries(A.n, rows);
 }
 static ARgCSRRows ExpectedRows(const Csr &A)
 {
@@ -314,13 +361,13 @@ static std::vector<int> NaiveGreedy(const std::vector<int64_t> &len, int BS)
   - statistics
   Returns false when the structure is too broken to run a product on.
 */
-static bool CheckPacked(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLayout &L, const ARgCSRStats &st);
+static bool CheckPacked(const Csr &A, const ARgCSROptions &o, int D0, const ARgCSRHostLayout &L, const ARgCSRStats &st);
 
-static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHostLayout &L, const ARgCSRStats &st)
+/* the layout's arrays with its rows in CSR order (A: the rows in the layout's order); D0: the D before a fallback */
+static bool CheckLayoutInOrder(const Csr &A, const ARgCSROptions &oin, int D0, const ARgCSRHostLayout &L, const ARgCSRStats &st)
 {
-  /* D: the option, or the rule from the mean row length, or after a fallback (checked in CheckPacked) the default */
-  const ARgCSRRows rows = ExpectedRows(A);
-  if (oin.chunk_size == PETSC_DECIDE && !Check(L.p.D == ARgCSRChunkRule(rows) || (L.p.D == kARgCSRDefaultD && !st.index16), "D %d, the rule gives %d at mean %.2f", L.p.D, ARgCSRChunkRule(rows), rows.Mean())) return false;
+  /* D: the option, or the rule, or after a fallback (checked in CheckPacked) the default */
+  if (!Check(L.p.D == D0 || (L.p.D == kARgCSRDefaultD && !st.index16 && oin.chunk_size == PETSC_DECIDE), "D %d, expected %d", L.p.D, D0)) return false;
   ARgCSROptions o = oin;
   o.chunk_size    = L.p.D;
   const int                        BS = (int)o.block_size, nw = (BS + 31) / 32;
@@ -430,7 +477,49 @@ static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHost
   Check(st.m == A.m && st.n == A.n && st.nnz == nnz && st.groups == G && st.pieces == pieces && st.long_rows == (int64_t)lrow.size() && st.stored == S && st.max_chunk == maxc && st.max_rows == maxrows,
         "stats m %" PetscInt_FMT " n %" PetscInt_FMT " nnz %lld groups %lld pieces %lld long %lld stored %lld maxchunk %" PetscInt_FMT " maxrows %" PetscInt_FMT ", expected %" PetscInt_FMT " %" PetscInt_FMT " %lld %lld %lld %zu %lld %" PetscInt_FMT " %" PetscInt_FMT, st.m, st.n,
         (long long)st.nnz, (long long)st.groups, (long long)st.pieces, (long long)st.long_rows, (long long)st.stored, st.max_chunk, st.max_rows, A.m, A.n, (long long)nnz, (long long)G, (long long)pieces, lrow.size(), (long long)S, maxc, maxrows);
-  return CheckPacked(A, oin, L, st);
+  return CheckPacked(A, oin, D0, L, st);
+}
+
+/* ROW ORDER: sorted where forced, or where the rule sorts unless the sorted groups span too many columns for the 16-bit
+   offsets (then in CSR order, checked by building the sorted layout); a sorted layout's order re-derived, and its arrays
+   checked on A with its rows in that order (CSR positions and long rows mapped) */
+static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHostLayout &L, const ARgCSRStats &st)
+{
+  int  D0;
+  bool rsort;
+  RuleOf(ExpectedRows(A), &D0, &rsort);
+  if (oin.chunk_size != PETSC_DECIDE) D0 = (int)oin.chunk_size;
+  const bool autoSort = oin.sort_rows == PETSC_BOOL3_UNKNOWN && oin.chunk_size == PETSC_DECIDE && rsort;
+  const bool want     = oin.sort_rows == PETSC_BOOL3_TRUE || autoSort;
+  if (!Check(st.sorted == L.p.sort && (PetscInt)L.perm.size() == (st.sorted ? A.m : 0) && (st.sorted ? want : true), "rows sorted %d (parameter %d, %zu positions), expected %d", (int)st.sorted, (int)L.p.sort, L.perm.size(), (int)want)) return false;
+  if (want && !st.sorted) { /* the rule's fallback: sorted at D0, a group spans 65535 columns or more */
+    ARgCSROptions    o2 = oin;
+    ARgCSRHostLayout L2;
+    ARgCSRStats      st2;
+    o2.sort_rows  = PETSC_BOOL3_TRUE;
+    o2.chunk_size = D0;
+    o2.index16    = PETSC_BOOL3_TRUE;
+    if (ARgCSRBuildHostLayout(o2, A.View(), &L2, &st2) != PETSC_SUCCESS) return Check(false, "the sorted layout at D %d", D0);
+    if (!Check(autoSort && st2.sorted && !st2.index16 && st2.span >= 65535, "rows in CSR order where the rule sorts: the sorted layout at D %d spans %lld columns (16-bit %d)", D0, (long long)st2.span, (int)st2.index16)) return false;
+  }
+  if (!st.sorted) return CheckLayoutInOrder(A, oin, D0, L, st);
+  const std::vector<int> eperm = ExpectedPerm(A, 16 * oin.block_size);
+  if (L.perm != eperm) {
+    CheckArray("row order", L.perm, eperm);
+    return false;
+  }
+  const Csr        P = Permuted(A, L.perm);
+  ARgCSRHostLayout Lp = L;
+  std::vector<int> pos(A.m);
+  for (PetscInt q = 0; q < A.m; q++) pos[L.perm[q]] = (int)q;
+  std::vector<int64_t> at(A.Nnz()); /* CSR position in A -> in P */
+  for (PetscInt q = 0; q < A.m; q++)
+    for (PetscInt k = 0; k < A.Len(L.perm[q]); k++) at[A.i[L.perm[q]] + k] = P.i[q] + k;
+  for (int64_t &v : Lp.src)
+    if (v >= 0) v = at[v];
+  for (int &r : Lp.lrow) r = pos[r];
+  Lp.perm.clear();
+  return CheckLayoutInOrder(P, oin, D0, Lp, st);
 }
 
 /*
@@ -439,10 +528,10 @@ static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHost
   coff = prefix sums of ceil(C/8)*BS, and the offset of entry k = 8b+u of thread t in half u of word coff + b*BS + t
   (0xFFFF where the chunk holds no entry); the 32-bit col stays the host's
 */
-static bool CheckPacked(const Csr &A, const ARgCSROptions &o, const ARgCSRHostLayout &L, const ARgCSRStats &st)
+static bool CheckPacked(const Csr &A, const ARgCSROptions &o, int D0, const ARgCSRHostLayout &L, const ARgCSRStats &st)
 {
   const int64_t G = st.groups, BS = L.p.BS;
-  const int     D0   = o.chunk_size == PETSC_DECIDE ? ARgCSRChunkRule(ExpectedRows(A)) : (int)o.chunk_size; /* D before a fallback */
+  (void)A;
   const bool    want = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && D0 >= 16);
   int64_t       span = 0;
   for (int64_t g = 0; g < G; g++) {
@@ -558,7 +647,7 @@ static PetscErrorCode TestExecutor(const std::vector<TestMatrix> &mats, const st
 static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std::vector<TestOptions> &opts)
 {
   const int before = g_failures;
-  int       layouts = 0, long_layouts = 0, packed = 0, fallbacks = 0, ruled = 0;
+  int       layouts = 0, long_layouts = 0, packed = 0, fallbacks = 0, ruled = 0, sorted = 0, rulesorted = 0, sortfallbacks = 0;
 
   PetscFunctionBeginUser;
   for (const auto &t : mats)
@@ -573,9 +662,18 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       packed += st.index16;
       fallbacks += to.o.chunk_size == PETSC_DECIDE && to.o.index16 == PETSC_BOOL3_UNKNOWN && st.span >= 65535 && !st.index16;
       ruled += to.o.chunk_size == PETSC_DECIDE && L.p.D > kARgCSRDefaultD;
+      sorted += st.sorted;
+      if (to.o.chunk_size == PETSC_DECIDE && to.o.sort_rows == PETSC_BOOL3_UNKNOWN) {
+        int  D;
+        bool rs;
+        RuleOf(ExpectedRows(t.A), &D, &rs);
+        rulesorted += rs && st.sorted;
+        sortfallbacks += rs && !st.sorted;
+      }
     }
+  Check(sorted > 0 && rulesorted > 0 && sortfallbacks > 0, "layouts with sorted rows %d, sorted by the rule %d, the rule's sort undone (16-bit spans) %d: each must be > 0", sorted, rulesorted, sortfallbacks);
   Check(long_layouts > 0 && packed > 0 && fallbacks > 0 && ruled > 0, "layouts with long rows %d, with 16-bit offsets %d, fallbacks to 32-bit %d, rule-chosen D > 8 %d: each must be > 0", long_layouts, packed, fallbacks, ruled);
-  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts (" + std::to_string(long_layouts) + " with long rows, " + std::to_string(packed) + " with 16-bit offsets, " + std::to_string(ruled) + " at the rule's D > 8, " + std::to_string(fallbacks) + " fallbacks to 32-bit): groups, greedy, chunk sizes, mapping, heads, offsets, chunks, packed offsets, stats");
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts (" + std::to_string(long_layouts) + " with long rows, " + std::to_string(packed) + " with 16-bit offsets, " + std::to_string(ruled) + " at the rule's D > 8, " + std::to_string(fallbacks) + " fallbacks to 32-bit, " + std::to_string(sorted) + " with sorted rows, " + std::to_string(rulesorted) + " by the rule, " + std::to_string(sortfallbacks) + " back to CSR order): row order, groups, greedy, chunk sizes, mapping, heads, offsets, chunks, packed offsets, stats");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -587,7 +685,7 @@ static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, const std
 
   PetscFunctionBeginUser;
   for (const auto &t : mats)
-    for (const auto &to : {opts[0], opts[1], opts[6], opts[12]}) {
+    for (const auto &to : {opts[0], opts[1], opts[6], opts[12], opts[18], opts[19]}) {
       ARgCSRHostLayout L;
       ARgCSRStats      st;
       g_context = "refresh: " + t.name + ", " + to.name;
@@ -595,7 +693,7 @@ static PetscErrorCode TestRefresh(const std::vector<TestMatrix> &mats, const std
       const ARgCSRHostLayout old = L;
       const Csr              B   = WithNewValues(t.A, rng);
       PetscCall(ARgCSRRefreshHostLayout(B.View(), &L));
-      Check(L.ginfo == old.ginfo && L.goff == old.goff && L.heads == old.heads && L.map == old.map && L.col == old.col && L.src == old.src && L.lrow == old.lrow && L.lgroup == old.lgroup && L.lcount == old.lcount && L.gbase == old.gbase && L.coff == old.coff && L.col16 == old.col16, "the refresh changed the structure");
+      Check(L.ginfo == old.ginfo && L.goff == old.goff && L.heads == old.heads && L.map == old.map && L.col == old.col && L.src == old.src && L.lrow == old.lrow && L.lgroup == old.lgroup && L.lcount == old.lcount && L.gbase == old.gbase && L.coff == old.coff && L.col16 == old.col16 && L.perm == old.perm, "the refresh changed the structure");
       bool ok = L.val.size() == L.src.size();
       for (std::size_t k = 0; ok && k < L.val.size(); k++) ok = L.val[k] == (L.src[k] >= 0 ? B.a[L.src[k]] : 0.0);
       Check(ok, "values after the refresh are not the new CSR values (0 on padding)");
@@ -687,6 +785,27 @@ static PetscErrorCode TestRules(Rng &rng)
       const int want = D;
 #endif
       Check(ARgCSRChunkRule(r) == want, "ChunkRule(mean %.2f, slots %.0f / %.0f / %.0f) = %d, expected %d", r.Mean(), r.Slots(0), r.Slots(1), r.Slots(2), ARgCSRChunkRule(r), want);
+    }
+    /* the row order: {rows, D, sorted}. Half 10 half 60: at D 16 (slots 40000 / 48000 / 48000) every thread at the
+       longest chunk 15 stores 37500 value slots against the rows' own 35000 (7.1% more): sorted, and D by the sorted
+       slots 40000 / 44000 / 40000: 32. Half 20 half 60 at D 32: 2 x 30 beside 20, 12.5% more: sorted, D 32 (48000 /
+       48000 / 44000). Half 0 half 90: 16.7% more at D 16: sorted, D 32 (48000 each). CSR order: half 17 half 33 at D 32
+       (chunks 17 and 2 x 17: no mixing), half 24 half 90 at D 24 (3.4%), half 28 half 44 at D 16 (2.7%), equal rows, rows
+       below 24. */
+    const std::vector<std::tuple<ARgCSRRows, int, bool>> order = {{rows(1000, 10, 60), 32, true}, {rows(1000, 20, 60), 32, true},  {rows(1000, 0, 90), 32, true},   {rows(1000, 17, 33), 32, false},
+                                                                  {rows(1000, 24, 90), 24, false}, {rows(1000, 28, 44), 16, false}, {rows(1000, 81, 81), 32, false}, {rows(1000, 20, 20), 8, false}, {ARgCSRRows(), 8, false}};
+    for (const auto &[r, D, sort] : order) {
+      int  gD;
+      bool gs;
+      ARgCSRRowRule(r, &gD, &gs);
+#if defined(PETSC_USE_COMPLEX)
+      const int  wD = kARgCSRDefaultD;
+      const bool ws = false;
+#else
+      const int  wD = D;
+      const bool ws = sort;
+#endif
+      Check(gD == wD && gs == ws, "RowRule(mean %.2f, mixing %.3f / %.3f / %.3f) = D %d sorted %d, expected D %d sorted %d", r.Mean(), r.Mixing(0), r.Mixing(1), r.Mixing(2), gD, (int)gs, wD, (int)ws);
     }
   }
 

@@ -223,4 +223,33 @@ PetscErrorCode TrimPool(void)
     if (p) PetscCallCUDA(cudaMemPoolTrimTo(p, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+namespace
+{
+__global__ void WindowKeys(int64_t m, int64_t W, int lbits, int64_t maxlen, const int *__restrict__ len, unsigned long long *__restrict__ key)
+{
+  for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x) key[r] = ((unsigned long long)(r / W) << lbits) | (unsigned long long)(maxlen - len[r]);
+}
+} // namespace
+
+PetscErrorCode SortByLength(int64_t m, int64_t W, int64_t maxlen, const int *len, const int *rows, int *srows, void **tmp, std::size_t *have, cudaStream_t s)
+{
+  unsigned long long *key = nullptr, *skey = nullptr;
+  std::size_t         need = 0;
+
+  PetscFunctionBegin;
+  if (m <= 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(m <= PETSC_INT32_MAX, PETSC_COMM_SELF, PETSC_ERR_INT_OVERFLOW, "petsc-spmv: %" PetscInt64_FMT " rows overflow the row sort", m);
+  const int64_t nwin  = (m + W - 1) / W;
+  const int     lbits = std::max(1, 64 - __builtin_clzll((unsigned long long)std::max<int64_t>(maxlen, 1)));
+  const int     wbits = nwin > 1 ? 64 - __builtin_clzll((unsigned long long)(nwin - 1)) : 0;
+  PetscCall(DeviceAlloc(&key, m, nullptr, s));
+  PetscCall(DeviceAlloc(&skey, m, nullptr, s));
+  WindowKeys<<<GridFor(m, 128, 4096), 128, 0, s>>>(m, W, lbits, maxlen, len, key);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
+  PetscCall(GrowScratch(tmp, have, need, s));
+  PetscCallCUDA(cub::DeviceRadixSort::SortPairs(*tmp, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
+  PetscCall(DeviceFree({key, skey}, s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 } // namespace spmv

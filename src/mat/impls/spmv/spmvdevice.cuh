@@ -130,6 +130,12 @@ PetscErrorCode ExclusiveSum(const T *in, T *out, N n, void **tmp, std::size_t *h
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* SortByLength - srows[0..m) = rows[0..m) stably sorted by decreasing len[] inside each window of W consecutive entries
+   (ties keep their order; one window when W >= m), by one radix sort of the keys (window, maxlen - len): the order of
+   std::stable_sort by decreasing length window by window, which the host references use. len[i] in [0, maxlen]. With
+   the growing CUB scratch (*tmp, *have) on stream s. BRC's and ARgCSR's row orders. */
+PetscErrorCode SortByLength(int64_t m, int64_t W, int64_t maxlen, const int *len, const int *rows, int *srows, void **tmp, std::size_t *have, cudaStream_t s);
+
 /* multiprocessors of the current device */
 inline PetscErrorCode DeviceSMCount(int *sms)
 {

@@ -30,7 +30,7 @@ __device__ __forceinline__ T Max(T a, T b)
   return a > b ? a : b;
 }
 
-__device__ __forceinline__ int64_t RowLen(const int *__restrict__ rp, int64_t r) { return (int64_t)rp[r + 1] - rp[r]; }
+using RowOrder = ARgCSRRowOrder<int>; /* the device CSR's rows in the layout's order (ROW ORDER) */
 
 /* One warp per window of R rows: the grouping rule, from a fresh group. ng[r] = groups starting at row r (pieces for a
    long row), isl[r] = 1 for a long row. ng[m] = isl[m] = 0 (for the scans' totals). The rule is sequential: the lanes
@@ -38,7 +38,7 @@ __device__ __forceinline__ int64_t RowLen(const int *__restrict__ rp, int64_t r)
    keeping its own row's outcome (next fit: each lane's thread need first, so the serial loop has no divisions). One
    thread a window, loading its rows one after another, took ~690 us on any matrix of more than ~0.4M rows; this 150 us
    (H200, session 43, ncu: 2048 dependent loads a thread against 64 coalesced ones a warp). */
-__global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, int64_t *__restrict__ ng, int *__restrict__ isl)
+__global__ void Windows(int64_t m, ARgCSRParams p, RowOrder ro, int64_t *__restrict__ ng, int *__restrict__ isl)
 {
   const int     lane = threadIdx.x & 31;
   const int64_t nwin = (m + p.R - 1) / p.R;
@@ -48,7 +48,7 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
     const int64_t r1 = Min<int64_t>(m, (w + 1) * p.R);
     for (int64_t r0 = w * p.R; r0 < r1; r0 += 32) {
       const int64_t r  = r0 + lane;
-      const int     L  = r < r1 ? rp[r + 1] - rp[r] : 0;
+      const int     L  = r < r1 ? (int)ro.Len(r) : 0;
       const int     nj = (int)Min<int64_t>(32, r1 - r0);
       const bool    lng = ARgCSRIsLong(p, L);
       int64_t       mine = 0;
@@ -86,39 +86,59 @@ __global__ void Windows(int64_t m, ARgCSRParams p, const int *__restrict__ rp, i
   }
 }
 
-/* ARgCSRRows on the device: per chunk size of ARgCSRWideD the rows' threads (r[d]) and longest chunk (r[3 + d]) */
+/* ARgCSRRows on the device: per chunk size of ARgCSRWideD the rows' threads (r[d]), longest chunk (r[3 + d]), own slots
+   (r[6 + d]) and own slots in batches (r[9 + d]); the longest row r[12] */
+constexpr int kRowStats = 13;
 __global__ void RowChunks(int64_t m, const int *__restrict__ rp, unsigned long long *__restrict__ r)
 {
-  unsigned long long w[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+  unsigned long long w[3] = {0, 0, 0}, c[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v8[3] = {0, 0, 0}, mx = 0;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
     const int64_t L = rp[i + 1] - rp[i];
+    mx              = Max<unsigned long long>(mx, (unsigned long long)L);
 #pragma unroll
     for (int d = 0; d < 3; d++) {
-      int64_t t, k;
-      ARgCSRRowChunk(L, ARgCSRWideD(d), &t, &k);
+      int64_t t, k, own, own8;
+      ARgCSRRowSlots(L, d, &t, &k, &own, &own8);
       w[d] += (unsigned long long)t;
       c[d] = Max<unsigned long long>(c[d], (unsigned long long)k);
+      v[d] += (unsigned long long)own;
+      v8[d] += (unsigned long long)own8;
     }
   }
+  for (int o = 16; o > 0; o >>= 1) mx = Max<unsigned long long>(mx, __shfl_xor_sync(kFull, mx, o));
 #pragma unroll
   for (int d = 0; d < 3; d++) {
     for (int o = 16; o > 0; o >>= 1) {
       w[d] += __shfl_xor_sync(kFull, w[d], o);
       c[d] = Max<unsigned long long>(c[d], __shfl_xor_sync(kFull, c[d], o));
+      v[d] += __shfl_xor_sync(kFull, v[d], o);
+      v8[d] += __shfl_xor_sync(kFull, v8[d], o);
     }
     if ((threadIdx.x & 31) == 0) {
       atomicAdd(r + d, w[d]);
       atomicMax(r + 3 + d, c[d]);
+      atomicAdd(r + 6 + d, v[d]);
+      atomicAdd(r + 9 + d, v8[d]);
     }
+  }
+  if ((threadIdx.x & 31) == 0) atomicMax(r + 12, mx);
+}
+
+/* the rows' lengths and positions, for the row order's sort */
+__global__ void Lengths(int64_t m, const int *__restrict__ rp, int *__restrict__ len, int *__restrict__ rows)
+{
+  for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
+    len[i]  = rp[i + 1] - rp[i];
+    rows[i] = (int)i;
   }
 }
 
 /* One thread per group: first row, rows, piece (the chunk size comes later) */
-__global__ void GroupTable(int64_t G, int64_t m, ARgCSRParams p, const int *__restrict__ rp, const int64_t *__restrict__ gfirst, int *__restrict__ ginfo)
+__global__ void GroupTable(int64_t G, int64_t m, ARgCSRParams p, RowOrder ro, const int64_t *__restrict__ gfirst, int *__restrict__ ginfo)
 {
   for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < G; g += (int64_t)gridDim.x * blockDim.x) {
     const int64_t r     = ARgCSRRowOfGroup(gfirst, m, g);
-    const bool    lng   = ARgCSRIsLong(p, RowLen(rp, r));
+    const bool    lng   = ARgCSRIsLong(p, ro.Len(r));
     const int64_t next  = g + 1 < G ? ARgCSRRowOfGroup(gfirst, m, g + 1) : m;
     ginfo[4 * g + 0]    = (int)r;
     ginfo[4 * g + 1]    = lng ? 1 : (int)(next - r);
@@ -128,12 +148,12 @@ __global__ void GroupTable(int64_t G, int64_t m, ARgCSRParams p, const int *__re
 }
 
 /* One thread per row: the long-row table */
-__global__ void LongTable(int64_t m, const int *__restrict__ isl, const int *__restrict__ lfirst, const int64_t *__restrict__ ng, const int64_t *__restrict__ gfirst, int *__restrict__ lrow, int *__restrict__ lgroup, int *__restrict__ lcount)
+__global__ void LongTable(int64_t m, RowOrder ro, const int *__restrict__ isl, const int *__restrict__ lfirst, const int64_t *__restrict__ ng, const int64_t *__restrict__ gfirst, int *__restrict__ lrow, int *__restrict__ lgroup, int *__restrict__ lcount)
 {
   for (int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; r < m; r += (int64_t)gridDim.x * blockDim.x)
     if (isl[r]) {
       const int q = lfirst[r];
-      lrow[q]     = (int)r;
+      lrow[q]     = (int)ro.Row(r);
       lgroup[q]   = (int)gfirst[r];
       lcount[q]   = (int)ng[r];
     }
@@ -148,7 +168,7 @@ __global__ void LongTable(int64_t m, const int *__restrict__ isl, const int *__r
   group's column span. With gbase (16-bit offsets wanted): the group's smallest column (0 without entries) and span from
   its CSR range (the entries its chunks will hold), and its packed uint4 words (for their scan into coff).
 */
-__global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, const int *__restrict__ Aj, int *__restrict__ ginfo, int *__restrict__ map, uint32_t *__restrict__ heads, int64_t *__restrict__ gsize, int *__restrict__ stats, int *__restrict__ gbase, int64_t *__restrict__ words)
+__global__ void Assign(int64_t G, ARgCSRParams p, RowOrder ro, const int *__restrict__ Aj, int *__restrict__ ginfo, int *__restrict__ map, uint32_t *__restrict__ heads, int64_t *__restrict__ gsize, int *__restrict__ stats, int *__restrict__ gbase, int64_t *__restrict__ words)
 {
   extern __shared__ int smem[];
   const int      lane  = threadIdx.x & 31, wib = threadIdx.x >> 5;
@@ -160,14 +180,14 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, co
     const int row0 = ginfo[4 * g + 0], nr = ginfo[4 * g + 1], piece = ginfo[4 * g + 3];
     int       C;
     if (piece >= 0) {
-      const int64_t plen = Min<int64_t>(p.T, RowLen(rp, row0) - (int64_t)piece * p.T);
+      const int64_t plen = Min<int64_t>(p.T, ro.Len(row0) - (int64_t)piece * p.T);
       C                  = (int)((plen - 1) / p.BS + 1);
       for (int j = lane; j < p.nw; j += 32) heads[g * p.nw + j] = j == 0 ? 1u : 0u;
       if (piece == 0 && lane == 0) map[row0] = p.BS;
       if (lane == 0) atomicAdd(stats + 2, 1);
     } else {
       for (int i = lane; i < nr; i += 32) {
-        Ls[i] = (int)RowLen(rp, row0 + i);
+        Ls[i] = (int)ro.Len(row0 + i);
         ts[i] = 1;
       }
       for (int j = lane; j < p.nw; j += 32) hw[j] = 0u;
@@ -215,20 +235,20 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, co
       atomicMax(stats, C);
     }
     if (gbase) {
-      int64_t b, e;
+      int  lo = INT_MAX, hi = -1;
+      auto span = [&](int64_t b, int64_t e) {
+        for (int64_t q = b + lane; q < e; q += 32) {
+          const int c = Aj[q];
+          lo          = Min(lo, c);
+          hi          = Max(hi, c);
+        }
+      };
       if (piece >= 0) {
-        b = (int64_t)rp[row0] + (int64_t)piece * p.T;
-        e = Min<int64_t>(b + p.T, rp[row0 + 1]);
-      } else {
-        b = rp[row0];
-        e = rp[row0 + nr];
-      }
-      int lo = INT_MAX, hi = -1;
-      for (int64_t q = b + lane; q < e; q += 32) {
-        const int c = Aj[q];
-        lo          = Min(lo, c);
-        hi          = Max(hi, c);
-      }
+        const int64_t b = ro.Start(row0) + (int64_t)piece * p.T;
+        span(b, Min<int64_t>(b + p.T, ro.End(row0)));
+      } else if (!ro.perm) span(ro.Start(row0), ro.Start(row0 + nr)); /* consecutive rows: one CSR range */
+      else
+        for (int i = 0; i < nr; i++) span(ro.Start(row0 + i), ro.End(row0 + i));
       for (int o = 16; o > 0; o >>= 1) {
         lo = Min(lo, __shfl_xor_sync(kFull, lo, o));
         hi = Max(hi, __shfl_xor_sync(kFull, hi, o));
@@ -254,7 +274,7 @@ __global__ void Assign(int64_t G, ARgCSRParams p, const int *__restrict__ rp, co
 */
 constexpr int kFillPad = kBatch + 1; /* shared row of one thread's batch, padded against bank conflicts */
 template <bool VALUES_ONLY, bool PACKED>
-__global__ void __launch_bounds__(kThreads) Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const int *__restrict__ rp, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ val, const int *__restrict__ gbase, const int64_t *__restrict__ coff, uint4 *__restrict__ col16)
+__global__ void __launch_bounds__(kThreads) Fill(int64_t G, ARgCSRParams p, const int *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, RowOrder ro, const int *__restrict__ Aj, const PetscScalar *__restrict__ Aa, int *__restrict__ col, PetscScalar *__restrict__ val, const int *__restrict__ gbase, const int64_t *__restrict__ coff, uint4 *__restrict__ col16)
 {
   __shared__ PetscScalar sv[kThreads / 32][32 * kFillPad];
   __shared__ int         sc[kThreads / 32][VALUES_ONLY ? 1 : 32 * kFillPad];
@@ -273,14 +293,14 @@ __global__ void __launch_bounds__(kThreads) Fill(int64_t G, ARgCSRParams p, cons
       if (C > 0) {
         int64_t end;
         if (piece >= 0) {
-          const int64_t base = (int64_t)rp[row0] + (int64_t)piece * p.T;
+          const int64_t base = ro.Start(row0) + (int64_t)piece * p.T;
           beg                = base + (int64_t)t * C;
-          end                = Min<int64_t>(base + p.T, rp[row0 + 1]);
+          end                = Min<int64_t>(base + p.T, ro.End(row0));
         } else {
           int li, first;
           ARgCSRThreadRow(heads + g * p.nw, t, &li, &first);
-          beg = (int64_t)rp[row0 + li] + (int64_t)(t - first) * C;
-          end = rp[row0 + li + 1];
+          beg = ro.Start(row0 + li) + (int64_t)(t - first) * C;
+          end = ro.End(row0 + li);
         }
         n = (int)Max<int64_t>(0, Min<int64_t>(C, end - beg)); /* the real entries */
       }
@@ -337,7 +357,7 @@ static_assert(kBatch == 8 && kThreads % 32 == 0, "Fill: a batch of 32 threads is
   16-byte load, then all 8 values and x entries are loaded before the fmas (the same fmas in the same order).
 */
 template <bool ADD, bool PACKED>
-__device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+__device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
   extern __shared__ PetscScalar psum[]; /* BS */
   const int       g = blockIdx.x, t = threadIdx.x, lane = t & 31;
@@ -402,22 +422,22 @@ __device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict_
     PetscScalar s = psum[b];
     for (int q = (b & ~31) + 32; q < e; q += 32) s += psum[q];
     if (gi.w < 0) {
-      const int r = gi.x + t;
+      const int r = perm ? __ldg(perm + gi.x + t) : gi.x + t;
       y[r]        = ADD ? y[r] + s : s;
     } else part[g] = s;
   }
 }
 template <bool ADD>
-__global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+__global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
-  SpMVBody<ADD, false>(BS, nw, ginfo, goff, heads, val, col, nullptr, nullptr, nullptr, x, y, part);
+  SpMVBody<ADD, false>(BS, nw, ginfo, goff, heads, val, col, nullptr, nullptr, nullptr, perm, x, y, part);
 }
 /* one block a multiprocessor as the bound: ptxas then keeps a batch's 16 loads in flight (64 registers; at the default
    bound of 32 it issued one entry's loads at a time) */
 template <bool ADD>
-__global__ void __launch_bounds__(1024, 1) SpMV16(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+__global__ void __launch_bounds__(1024, 1) SpMV16(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
-  SpMVBody<ADD, true>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, x, y, part);
+  SpMVBody<ADD, true>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
 }
 
 /* One warp per long row: its pieces' sums in a fixed order (lane-strided, then the shuffle-down tree) */
@@ -459,6 +479,7 @@ struct ARgCSRDeviceLayout {
   uint32_t    *heads = nullptr;
   PetscScalar *val = nullptr, *part = nullptr;
   int         *gbase = nullptr; /* 16-bit offsets (argcsr.h): col is freed then */
+  int         *perm  = nullptr; /* ROW ORDER (argcsr.h): the row at each position, nullptr in CSR order */
   int64_t     *coff  = nullptr;
   uint16_t    *col16 = nullptr;
   std::size_t  bytes = 0;
@@ -473,6 +494,7 @@ class ARgCSR final : public SpMVFormat {
   ARgCSRStats        st;
   ARgCSRHostLayout   host;
   ARgCSRDeviceLayout dev;
+  ARgCSRRows         rows;             /* the device CSR's row statistics (BuildDevice) */
   bool               ondevice = false; /* st describes the device layout */
 
 public:
@@ -484,6 +506,7 @@ public:
     PetscCall(PetscOptionsInt("-mat_argcsr_block_size", "Threads per CUDA block = chunks per row group (a multiple of 32 in [32, 1024])", "MatSetType", opt.block_size, &opt.block_size, NULL));
     PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: 8 below 24 nonzeros a row; from 24 the largest of 16, 24, 32 within 3% of the fewest stored batch slots, where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
     PetscCall(PetscOptionsBool3("-mat_argcsr_index16", "Columns as 16-bit offsets from each group's smallest column, read by the batched kernel, where every group spans fewer than 65535 columns (default: where D >= 16)", "MatSetType", opt.index16, &opt.index16, NULL));
+    PetscCall(PetscOptionsBool3("-mat_argcsr_sort_rows", "The rows of each window of 16*block size rows in order of decreasing length, so that a group holds rows of one length (default: where rows of unlike length in a group would pad 5% more value slots, from 24 nonzeros a row, and the 16-bit offsets still fit)", "MatSetType", opt.sort_rows, &opt.sort_rows, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
     PetscCall(ARgCSRCheckOptions(opt));
@@ -517,7 +540,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part, dev.gbase, dev.coff, dev.col16}));
+    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part, dev.gbase, dev.coff, dev.col16, dev.perm}));
     dev = ARgCSRDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -543,13 +566,27 @@ public:
     st.n     = A.n;
     st.nnz   = A.nnz;
     ondevice = true;
+    st.sorted = par.sort;
     if (m == 0) PetscFunctionReturn(PETSC_SUCCESS);
+    /* 0. the row order (ROW ORDER) */
+    RowOrder ro{A.i, nullptr};
+    if (par.sort) {
+      int *len = nullptr, *pos = nullptr;
+      PetscCall(spmv::DeviceAlloc(&dev.perm, m, &dev.bytes, s));
+      PetscCall(spmv::DeviceAlloc(&len, m, nullptr, s));
+      PetscCall(spmv::DeviceAlloc(&pos, m, nullptr, s));
+      Lengths<<<GridFor(m), kThreads, 0, s>>>(m, A.i, len, pos);
+      SpMVCheckLaunch();
+      PetscCall(spmv::SortByLength(m, par.R, rows.maxlen, len, pos, dev.perm, &tmp.p, &tmp.bytes, s));
+      PetscCall(spmv::DeviceFree({len, pos}, s));
+      ro.perm = dev.perm;
+    }
     /* 1. groups per row (one warp per window), their prefix sums: first group of each row, long rows */
     PetscCall(spmv::DeviceAlloc(&ng, m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&gfirst, m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&isl, m + 1, nullptr, s));
     PetscCall(spmv::DeviceAlloc(&lfirst, m + 1, nullptr, s));
-    Windows<<<GridFor((m + par.R - 1) / par.R * 32), kThreads, 0, s>>>(m, par, A.i, ng, isl);
+    Windows<<<GridFor((m + par.R - 1) / par.R * 32), kThreads, 0, s>>>(m, par, ro, ng, isl);
     SpMVCheckLaunch();
     PetscCall(spmv::ExclusiveSum(ng, gfirst, m + 1, &tmp.p, &tmp.bytes, s));
     PetscCall(spmv::ExclusiveSum(isl, lfirst, m + 1, &tmp.p, &tmp.bytes, s));
@@ -562,14 +599,14 @@ public:
     st.long_rows = nl;
     /* 2. the group table, the long rows */
     PetscCall(spmv::DeviceAlloc(&dev.ginfo, 4 * G, &dev.bytes, s));
-    GroupTable<<<GridFor(G), kThreads, 0, s>>>(G, m, par, A.i, gfirst, dev.ginfo);
+    GroupTable<<<GridFor(G), kThreads, 0, s>>>(G, m, par, ro, gfirst, dev.ginfo);
     SpMVCheckLaunch();
     if (nl) {
       PetscCall(spmv::DeviceAlloc(&dev.lrow, nl, &dev.bytes, s));
       PetscCall(spmv::DeviceAlloc(&dev.lgroup, nl, &dev.bytes, s));
       PetscCall(spmv::DeviceAlloc(&dev.lcount, nl, &dev.bytes, s));
       PetscCall(spmv::DeviceAlloc(&dev.part, G, &dev.bytes, s));
-      LongTable<<<GridFor(m), kThreads, 0, s>>>(m, isl, lfirst, ng, gfirst, dev.lrow, dev.lgroup, dev.lcount);
+      LongTable<<<GridFor(m), kThreads, 0, s>>>(m, ro, isl, lfirst, ng, gfirst, dev.lrow, dev.lgroup, dev.lcount);
       SpMVCheckLaunch();
     }
     /* 3. threads per row, chunk sizes, threadsMapping, heads (and the spans); offsets by scans of the group sizes */
@@ -589,7 +626,7 @@ public:
     {
       const int         warps = kThreads / 32;
       const std::size_t shm   = (std::size_t)warps * (2 * par.BS + par.nw) * sizeof(int);
-      Assign<<<GridFor(G * 32), kThreads, shm, s>>>(G, par, A.i, A.j, dev.ginfo, dev.map, dev.heads, gsize, stats, dev.gbase, words);
+      Assign<<<GridFor(G * 32), kThreads, shm, s>>>(G, par, ro, A.j, dev.ginfo, dev.map, dev.heads, gsize, stats, dev.gbase, words);
       SpMVCheckLaunch();
     }
     PetscCall(spmv::ExclusiveSum(gsize, dev.goff, G + 1, &tmp.p, &tmp.bytes, s));
@@ -612,7 +649,7 @@ public:
       dev.gbase = nullptr;
       dev.coff  = nullptr;
       dev.bytes -= (std::size_t)G * sizeof(int) + (std::size_t)(G + 1) * sizeof(int64_t);
-      if (par.autoD && par.D != kARgCSRDefaultD) {
+      if (par.autoSort || (par.autoD && par.D != kARgCSRDefaultD)) {
         *again = true;
         PetscFunctionReturn(PETSC_SUCCESS);
       }
@@ -622,10 +659,10 @@ public:
     if (st.index16) {
       st.packed = tot[2];
       PetscCall(spmv::DeviceAlloc(&dev.col16, (std::size_t)st.packed * kBatch, &dev.bytes, s));
-      Fill<false, true><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, nullptr, dev.val, dev.gbase, dev.coff, (uint4 *)dev.col16);
+      Fill<false, true><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, ro, A.j, A.a, nullptr, dev.val, dev.gbase, dev.coff, (uint4 *)dev.col16);
     } else {
       PetscCall(spmv::DeviceAlloc(&dev.col, st.stored, &dev.bytes, s));
-      Fill<false, false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, dev.col, dev.val, nullptr, nullptr, nullptr);
+      Fill<false, false><<<GridFor(G * par.BS), kThreads, 0, s>>>(G, par, dev.ginfo, dev.goff, dev.heads, ro, A.j, A.a, dev.col, dev.val, nullptr, nullptr, nullptr);
     }
     SpMVCheckLaunch();
     PetscCallCUDA(cudaStreamSynchronize(s));
@@ -634,16 +671,17 @@ public:
 
   PetscErrorCode BuildDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
-    ARgCSRRows rows;
-    bool       again;
+    bool again;
 
     PetscFunctionBegin;
     PetscCall(ARgCSRCheckOptions(opt));
+    rows     = ARgCSRRows();
     rows.m   = A.m;
     rows.nnz = A.nnz;
-    if (opt.chunk_size == PETSC_DECIDE && ARgCSRWideRows(rows.Mean())) { /* ARgCSRChunkRule reads the chunks only there */
-      unsigned long long *d = nullptr, h[6];
-      PetscCall(spmv::DeviceAlloc(&d, 6, nullptr, s));
+    /* ARgCSRRowRule reads the chunks only from 24 nonzeros a row; a forced row order needs the longest row */
+    if ((opt.chunk_size == PETSC_DECIDE && ARgCSRWideRows(rows.Mean())) || opt.sort_rows == PETSC_BOOL3_TRUE) {
+      unsigned long long *d = nullptr, h[kRowStats];
+      PetscCall(spmv::DeviceAlloc(&d, kRowStats, nullptr, s));
       PetscCallCUDA(cudaMemsetAsync(d, 0, sizeof(h), s));
       RowChunks<<<std::min(GridFor(A.m), 1024u), kThreads, 0, s>>>(A.m, A.i, d);
       SpMVCheckLaunch();
@@ -653,10 +691,18 @@ public:
       for (int k = 0; k < 3; k++) {
         rows.threads[k] = h[k];
         rows.chunk[k]   = (int64_t)h[3 + k];
+        rows.own[k]     = h[6 + k];
+        rows.own8[k]    = h[9 + k];
       }
+      rows.maxlen = (int64_t)h[12];
     }
     PetscCall(ARgCSRSetParams(opt, rows, &par));
     PetscCall(BuildLayout(A, s, &again));
+    if (again && par.autoSort) { /* the sorted groups span too many columns: in CSR order at the same D */
+      PetscCall(PetscInfo(NULL, "ARgCSR: with the rows sorted a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: rows in CSR order\n", st.span));
+      par.sort = par.autoSort = false;
+      PetscCall(BuildLayout(A, s, &again));
+    }
     if (again) {
       const int64_t span = st.span;
       PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns at D = %d instead of %d\n", span, kARgCSRDefaultD, par.D));
@@ -665,7 +711,7 @@ public:
       par.want16 = false;
       PetscCall(BuildLayout(A, s, &again));
       st.span = span;
-    } else if (st.index16) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d\n", st.span, par.D));
+    } else if (st.index16) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d, rows %s\n", st.span, par.D, st.sorted ? "sorted by length in windows" : "in CSR order"));
     else if (par.want16 && st.groups) PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns\n", st.span));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -673,7 +719,7 @@ public:
   PetscErrorCode RefreshDevice(const SpMVDeviceCsr &A, cudaStream_t s) override
   {
     PetscFunctionBegin;
-    if (st.groups) Fill<true, false><<<GridFor(st.groups * par.BS), kThreads, 0, s>>>(st.groups, par, dev.ginfo, dev.goff, dev.heads, A.i, A.j, A.a, nullptr, dev.val, nullptr, nullptr, nullptr);
+    if (st.groups) Fill<true, false><<<GridFor(st.groups * par.BS), kThreads, 0, s>>>(st.groups, par, dev.ginfo, dev.goff, dev.heads, RowOrder{A.i, dev.perm}, A.j, A.a, nullptr, dev.val, nullptr, nullptr, nullptr);
     SpMVCheckLaunch();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -687,10 +733,10 @@ public:
     const int4       *gi  = (const int4 *)dev.ginfo;
     const uint4      *c16 = (const uint4 *)dev.col16;
     if (st.index16) {
-      if (add) SpMV16<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, x, y, dev.part);
-      else SpMV16<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, x, y, dev.part);
-    } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
-    else SpMV<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, x, y, dev.part);
+      if (add) SpMV16<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
+      else SpMV16<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
+    } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
+    else SpMV<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
     SpMVCheckLaunch();
     if (st.long_rows) {
       const int nl = (int)st.long_rows;
@@ -712,7 +758,8 @@ public:
     /* the arrays the product reads: values, columns (4 bytes, or 2 a packed slot), and per group ginfo, goff, heads (and
        gbase, coff); map (4 a row) is counted as before although no kernel reads it */
     const double cols   = st.index16 ? 16.0 * (double)st.packed : 4.0 * (double)st.stored;
-    const double layout = sizeof(PetscScalar) * (double)st.stored + cols + (24.0 + 4.0 * par.nw + (st.index16 ? 12.0 : 0.0)) * (double)st.groups + 4.0 * (double)st.m;
+    const double layout = sizeof(PetscScalar) * (double)st.stored + cols + (24.0 + 4.0 * par.nw + (st.index16 ? 12.0 : 0.0)) * (double)st.groups + (st.sorted ? 8.0 : 4.0) * (double)st.m;
+    PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: rows %s\n", st.sorted ? "sorted by decreasing length in windows of 16*block size rows (a product reads 4 more bytes a row)" : "in CSR order"));
     PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: columns %s (widest group %" PetscInt64_FMT " columns)\n", st.index16 ? "16-bit offsets from each group's smallest column, packed by batch, batched kernel" : par.want16 ? "32-bit (a group spans too many columns for 16-bit offsets)" : "32-bit", st.span));
     PetscCall(PetscViewerASCIIPrintf(v, "ARgCSR: stored entries %" PetscInt64_FMT " (padding %.1f%%), layout %.2f bytes per nonzero, device memory %.3g MB (%s)\n", st.stored, st.nnz ? 100.0 * (double)(st.stored - st.nnz) / (double)st.nnz : 0.0,
                                      st.nnz ? layout / (double)st.nnz : 0.0, dev.bytes / 1e6, ondevice ? "built on the GPU" : "host reference"));
@@ -726,8 +773,8 @@ public:
 
     PetscFunctionBegin;
     PetscCall(ARgCSRBuildHostLayout(opt, A, &ref, &rst));
-    PetscCheck(ref.p.D == par.D && rst.index16 == st.index16 && rst.packed == st.packed && rst.span == st.span, PETSC_COMM_SELF, PETSC_ERR_PLIB,
-               "ARgCSR device layout differs from the host reference (device/host): D %d/%d, 16-bit offsets %d/%d, packed words %" PetscInt64_FMT "/%" PetscInt64_FMT ", widest group %" PetscInt64_FMT "/%" PetscInt64_FMT, par.D, ref.p.D, (int)st.index16, (int)rst.index16, st.packed, rst.packed, st.span, rst.span);
+    PetscCheck(ref.p.D == par.D && rst.sorted == st.sorted && rst.index16 == st.index16 && rst.packed == st.packed && rst.span == st.span, PETSC_COMM_SELF, PETSC_ERR_PLIB,
+               "ARgCSR device layout differs from the host reference (device/host): D %d/%d, rows sorted %d/%d, 16-bit offsets %d/%d, packed words %" PetscInt64_FMT "/%" PetscInt64_FMT ", widest group %" PetscInt64_FMT "/%" PetscInt64_FMT, par.D, ref.p.D, (int)st.sorted, (int)rst.sorted, (int)st.index16, (int)rst.index16, st.packed, rst.packed, st.span, rst.span);
     PetscCheck(rst.groups == st.groups && rst.pieces == st.pieces && rst.long_rows == st.long_rows && rst.stored == st.stored && rst.max_chunk == st.max_chunk && rst.max_rows == st.max_rows, PETSC_COMM_SELF, PETSC_ERR_PLIB,
                "ARgCSR device layout shape differs from the host reference (device/host): groups %" PetscInt64_FMT "/%" PetscInt64_FMT " pieces %" PetscInt64_FMT "/%" PetscInt64_FMT " long rows %" PetscInt64_FMT "/%" PetscInt64_FMT " stored %" PetscInt64_FMT "/%" PetscInt64_FMT " max chunk %" PetscInt_FMT "/%" PetscInt_FMT " max rows %" PetscInt_FMT "/%" PetscInt_FMT,
                st.groups, rst.groups, st.pieces, rst.pieces, st.long_rows, rst.long_rows, st.stored, rst.stored, st.max_chunk, rst.max_chunk, st.max_rows, rst.max_rows);
@@ -755,6 +802,11 @@ public:
       PetscCheck(gbase == ref.gbase && coff == ref.coff, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device 16-bit layout (group bases %s, packed offsets' starts %s) differs from the host reference", gbase == ref.gbase ? "equal" : "differ", coff == ref.coff ? "equal" : "differ");
       PetscCheck(col16 == ref.col16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device 16-bit column offsets (padding included) differ from the host reference");
       col = ref.col; /* not kept on the device: the offsets above encode it */
+    }
+    if (st.sorted) {
+      std::vector<int> perm(st.m);
+      PetscCall(spmv::Download(perm, dev.perm));
+      PetscCheck(perm == ref.perm, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR device row order differs from the host reference");
     }
     if (nl) {
       PetscCall(spmv::Download(lrow, dev.lrow));

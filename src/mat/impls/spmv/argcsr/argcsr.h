@@ -91,6 +91,18 @@
    bcsstk13 kron 256 (42 a row) 63.8 vs 71.4, 27-point n=120 142.2 vs 148.3, band of 49 137.7 vs 143.9, band of 81
    123.8 vs 158.2, EX5 kron 64 51.9 vs 62.2; nasa4704 (22 a row, stays at D = 8) 154.5 vs 151.1 at D = 16.
 
+   ROW ORDER (-mat_argcsr_sort_rows; ARgCSRRowRule)
+   A group's chunk size is its longest chunk, so in CSR order a row of 18 beside a row of 40 at D = 16 pads its two
+   threads to 14 entries each (fill 0.64). Sorted, the rows of each window of R = 16*BS rows follow in order of decreasing
+   length (stable: equal lengths keep their order), so a group holds rows of nearly one length; the groups, chunks and
+   kernels are unchanged, on positions instead of rows:
+     perm[m]           the row at each position (window by window; the device sorts by spmv::SortByLength, the host
+                       by std::stable_sort: the same order)
+   ginfo's first row, map and the grouping are by position; a thread's entries are the CSR entries of row perm[q]; the
+   kernel writes y[perm[q]], the long-row table holds rows. A product reads 4 more bytes a row (perm) and writes y in
+   the window's order (within 16*BS rows: the L2 merges the sectors). The groups' column spans grow to a window's, so
+   where the 16-bit offsets no longer fit, a rule-chosen order is built again in CSR order.
+
    DEFAULTS (BS = 128, D = 8) come from the H200 sweep bench/results/sweep-20261123-041035.csv, not from the
    byte model above: the kernel is latency-bound, not byte-bound. At D = 3 a thread loads about 3 entries
    and a block of 256 threads about 770, so the per-group work (ginfo, heads, two dependent load rounds, the
@@ -120,6 +132,7 @@ struct ARgCSROptions {
   PetscBool  paper_grouping = PETSC_FALSE;         /* close groups by the paper's nonzero count instead of thread need */
   PetscBool3 index16        = PETSC_BOOL3_UNKNOWN; /* 16-bit column offsets: where they fit (true), never (false), or
                                                       where they fit and D >= kARgCSRIndex16MinD (unknown, the default) */
+  PetscBool3 sort_rows      = PETSC_BOOL3_UNKNOWN; /* rows by length inside each window: always, never, or by ARgCSRRowRule */
 };
 
 /* The parameters the layout is built with, derived from the options and the matrix's mean row length (identical on
@@ -128,7 +141,9 @@ struct ARgCSRParams {
   int  BS = 256, D = 3, T = 768, nw = 8, R = 4096; /* T = D*BS nonzeros; nw heads words a group; R rows a window */
   bool split = true, paper = false;
   bool want16 = false; /* try the 16-bit offsets (they are taken where every group spans fewer than 65535 columns) */
-  bool autoD  = false; /* D came from ARgCSRChunkRule: if the 16-bit offsets do not fit, rebuild at kARgCSRDefaultD */
+  bool autoD  = false; /* D came from ARgCSRRowRule: if the 16-bit offsets do not fit, rebuild at kARgCSRDefaultD */
+  bool sort   = false; /* the rows of each window in order of decreasing length (ROW ORDER below) */
+  bool autoSort = false; /* sort came from ARgCSRRowRule: if the 16-bit offsets do not fit, rebuild in row order first */
 };
 
 /* 16-bit column offsets (see "16-BIT COLUMN OFFSETS" above): the chunk size rule and the packing's constants */
@@ -138,6 +153,8 @@ constexpr int      kARgCSRIndex16MinD = 16;     /* the 16-bit layout needs two o
 constexpr unsigned kARgCSRPad16       = 0xFFFFu; /* a padding offset; a group's offsets are at most 0xFFFE */
 /* The chunk sizes ARgCSRChunkRule weighs from 24 nonzeros a row, and how many more stored slots a larger one may take */
 constexpr double kARgCSRSlotTolerance = 0.03;
+/* how many more value slots rows of unlike length in one group may cost before the rows are sorted (ARgCSRRowRule) */
+constexpr double kARgCSRSortGain = 0.05;
 ARGCSR_HD constexpr int ARgCSRWideD(int k) { return 16 + 8 * k; } /* k = 0, 1, 2: 16, 24, 32 */
 /* a row of L entries at chunk size D: its threads w = ceil(L/D) (an empty row takes one) and chunk ceil(L/w) */
 ARGCSR_HD inline void ARgCSRRowChunk(int64_t L, int D, int64_t *w, int64_t *c)
@@ -145,16 +162,30 @@ ARGCSR_HD inline void ARgCSRRowChunk(int64_t L, int D, int64_t *w, int64_t *c)
   *w = L > 0 ? (L - 1) / D + 1 : 1;
   *c = L > 0 ? (L - 1) / *w + 1 : 0;
 }
-/* The row statistics the default D reads (exact integers, so that the host reference and the device build take the
-   same D): rows, nonzeros, and for each D of ARgCSRWideD the rows' threads and their longest chunk */
+/* The row statistics the default D and the row order read (exact integers, so that the host reference and the device
+   build decide alike): rows, nonzeros, the longest row, and for each D of ARgCSRWideD the rows' threads, their longest
+   chunk, and the sums over the rows of threads times the row's own chunk (exact, and in whole batches of 8) */
 struct ARgCSRRows {
-  int64_t  m = 0, nnz = 0;
+  int64_t  m = 0, nnz = 0, maxlen = 0;
   uint64_t threads[3] = {0, 0, 0};
   int64_t  chunk[3]   = {0, 0, 0};
+  uint64_t own[3]     = {0, 0, 0}; /* sum of w * c */
+  uint64_t own8[3]    = {0, 0, 0}; /* sum of w * (c rounded up to batches of 8) */
   double   Mean() const { return m ? (double)nnz / (double)m : 0.0; }
   /* the stored slots at ARgCSRWideD(k) if every thread's chunk were the longest, in whole batches of 8 */
   double Slots(int k) const { return (double)threads[k] * (double)(kARgCSRBatch * ((chunk[k] + kARgCSRBatch - 1) / kARgCSRBatch)); }
+  /* the same if every group held rows of one chunk size (rows sorted by length): each row its own chunk */
+  double SortedSlots(int k) const { return (double)own8[k]; }
+  /* the value slots with every chunk the longest, against each row's own: what grouping rows of unlike length costs */
+  double Mixing(int k) const { return own[k] ? (double)threads[k] * (double)chunk[k] / (double)own[k] : 1.0; }
 };
+/* what a row of L entries adds at ARgCSRWideD(k): threads w, chunk c, w * c, w * (c in whole batches) */
+ARGCSR_HD inline void ARgCSRRowSlots(int64_t L, int k, int64_t *w, int64_t *c, int64_t *own, int64_t *own8)
+{
+  ARgCSRRowChunk(L, ARgCSRWideD(k), w, c);
+  *own  = *w * *c;
+  *own8 = *w * (kARgCSRBatch * ((*c + kARgCSRBatch - 1) / kARgCSRBatch));
+}
 /* does the default D take the 16-bit layout's chunk sizes (from 24 nonzeros a row; real scalars)? */
 inline bool ARgCSRWideRows(double mean)
 {
@@ -177,15 +208,46 @@ inline bool ARgCSRWideRows(double mean)
    132.6 (0.77 / 0.68 / 0.77), 27-point stencil 140.9 / 161.2 / 129.5 (0.82 / 0.57 / 0.82), EX5 53.0 / 51.6 / 51.2 (0.94
    each), band of 81 129.0 / 124.3 / 125.5 (0.84 each). On rows of varied length the longest chunk is near D and a larger D
    pads the rest: bcsstk13 64.5 / 67.4 / 68.8 (0.84 / 0.79 / 0.76), rows of 28-52 98.1 / - / 113.7 (0.84 / 0.78 / 0.69). */
-inline int ARgCSRChunkRule(const ARgCSRRows &r)
+inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
 {
   if (!ARgCSRWideRows(r.Mean())) return kARgCSRDefaultD;
-  double fewest = r.Slots(0);
-  for (int k = 1; k < 3; k++) fewest = std::min(fewest, r.Slots(k));
+  const auto slots  = [&](int k) { return sorted ? r.SortedSlots(k) : r.Slots(k); };
+  double     fewest = slots(0);
+  for (int k = 1; k < 3; k++) fewest = std::min(fewest, slots(k));
   for (int k = 2; k > 0; k--)
-    if (r.Slots(k) <= (1 + kARgCSRSlotTolerance) * fewest) return ARgCSRWideD(k);
+    if (slots(k) <= (1 + kARgCSRSlotTolerance) * fewest) return ARgCSRWideD(k);
   return ARgCSRWideD(0);
 }
+/* ARgCSRRowRule - the default D and row order. Rows in CSR order where the longest chunk costs a group little: D by
+   ARgCSRChunkRule. Where a group of rows of unlike length would store kARgCSRSortGain more value slots than groups of
+   rows of one chunk size (ARgCSRRows::Mixing at that D: every thread at the longest chunk against each row at its own),
+   the rows of each window are sorted by length (ROW ORDER) and D is ARgCSRChunkRule's over the sorted slots. Only where
+   the 16-bit layout's chunk sizes apply (from 24 nonzeros a row): that is what was measured.
+   Why: a group's chunk size is its longest chunk, so in CSR order every row of a group pads to the longest row's chunk;
+   sorted, a group's rows are of nearly one length. H200 (session 44): ... */
+inline void ARgCSRRowRule(const ARgCSRRows &r, int *D, bool *sort)
+{
+  *D    = ARgCSRChunkRule(r);
+  *sort = false;
+  if (*D < kARgCSRIndex16MinD || r.Mixing((*D - 16) / 8) < 1 + kARgCSRSortGain) return;
+  *sort = true;
+  *D    = ARgCSRChunkRule(r, true);
+}
+/* The rows in the layout's order: position q holds row Row(q) (perm == nullptr: CSR order); rp the CSR row offsets */
+template <typename I>
+struct ARgCSRRowOrder {
+  const I   *rp   = nullptr;
+  const int *perm = nullptr;
+  ARGCSR_HD int64_t Row(int64_t q) const { return perm ? (int64_t)perm[q] : q; }
+  ARGCSR_HD int64_t Start(int64_t q) const { return (int64_t)rp[Row(q)]; }
+  ARGCSR_HD int64_t End(int64_t q) const { return (int64_t)rp[Row(q) + 1]; }
+  ARGCSR_HD int64_t Len(int64_t q) const
+  {
+    const int64_t r = Row(q);
+    return (int64_t)rp[r + 1] - (int64_t)rp[r];
+  }
+};
+
 /* the rows of a host CSR matrix */
 ARgCSRRows ARgCSRHostRows(const SpMVHostCsr &);
 
@@ -199,6 +261,7 @@ struct ARgCSRStats {
   bool     index16 = false;                       /* the columns are stored as 16-bit offsets */
   int64_t  packed  = 0;                           /* uint4 words of 16-bit offsets (coff[G]) */
   int64_t  span    = 0;                           /* the widest group's column span (largest - smallest column) */
+  bool     sorted  = false;                       /* the rows of each window by decreasing length (ROW ORDER) */
 };
 
 /* The host reference layout: the arrays described above, plus src (CSR position of each stored entry, -1
@@ -217,6 +280,7 @@ struct ARgCSRHostLayout {
   std::vector<int>      gbase;
   std::vector<int64_t>  coff;
   std::vector<uint16_t> col16;
+  std::vector<int>      perm; /* ROW ORDER: the row at each position (empty: CSR order) */
 };
 
 PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &);

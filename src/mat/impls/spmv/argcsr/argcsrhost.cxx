@@ -17,20 +17,25 @@ PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &o)
 /*
   ARgCSRSetParams - the build parameters. The layout itself accepts any block size in [1, 1024] (the host
   tests use the paper's 12 threads); the plugin's options are checked by ARgCSRCheckOptions first. rows: the
-  matrix's row statistics, for the default D (ARgCSRChunkRule).
+  matrix's row statistics, for the default D and row order (ARgCSRRowRule).
 */
 ARgCSRRows ARgCSRHostRows(const SpMVHostCsr &A)
 {
   ARgCSRRows r;
   r.m   = A.m;
   r.nnz = A.m ? (int64_t)A.i[A.m] : 0;
-  for (PetscInt k = 0; k < A.m; k++)
+  for (PetscInt k = 0; k < A.m; k++) {
+    const int64_t L = (int64_t)(A.i[k + 1] - A.i[k]);
+    r.maxlen        = std::max(r.maxlen, L);
     for (int d = 0; d < 3; d++) {
-      int64_t w, c;
-      ARgCSRRowChunk((int64_t)(A.i[k + 1] - A.i[k]), ARgCSRWideD(d), &w, &c);
+      int64_t w, c, own, own8;
+      ARgCSRRowSlots(L, d, &w, &c, &own, &own8);
       r.threads[d] += (uint64_t)w;
       r.chunk[d] = std::max(r.chunk[d], c);
+      r.own[d] += (uint64_t)own;
+      r.own8[d] += (uint64_t)own8;
     }
+  }
   return r;
 }
 
@@ -39,9 +44,14 @@ PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, const ARgCSRRows &rows, A
   PetscFunctionBegin;
   PetscCheck(o.block_size >= 1 && o.block_size <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR block size %" PetscInt_FMT " must be in [1, 1024]", o.block_size);
   PetscCheck(o.chunk_size == PETSC_DECIDE || (o.chunk_size >= 1 && o.chunk_size <= 65536), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR desired chunk size %" PetscInt_FMT " must be in [1, 65536]", o.chunk_size);
-  p->autoD  = o.chunk_size == PETSC_DECIDE;
-  p->BS     = (int)o.block_size;
-  p->D      = p->autoD ? ARgCSRChunkRule(rows) : (int)o.chunk_size;
+  int  D;
+  bool sort;
+  ARgCSRRowRule(rows, &D, &sort);
+  p->autoD    = o.chunk_size == PETSC_DECIDE;
+  p->BS       = (int)o.block_size;
+  p->D        = p->autoD ? D : (int)o.chunk_size;
+  p->sort     = o.sort_rows == PETSC_BOOL3_TRUE || (o.sort_rows == PETSC_BOOL3_UNKNOWN && p->autoD && sort);
+  p->autoSort = p->sort && o.sort_rows == PETSC_BOOL3_UNKNOWN;
   p->want16 = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && p->D >= kARgCSRIndex16MinD);
   p->T     = p->BS * p->D; /* <= 2^26 */
   p->nw    = (p->BS + 31) / 32;
@@ -63,7 +73,16 @@ static PetscErrorCode BuildLayout(const ARgCSRParams &p, const SpMVHostCsr &A, A
   st->m  = m;
   st->n  = A.n;
   st->nnz = m ? (int64_t)A.i[m] : 0;
-  const auto len = [&](PetscInt r) { return (int64_t)(A.i[r + 1] - A.i[r]); };
+  /* 0. the row order (ROW ORDER): stable, by decreasing length, window by window */
+  if (p.sort) {
+    L->perm.resize(m);
+    for (PetscInt q = 0; q < m; q++) L->perm[q] = (int)q;
+    for (PetscInt w0 = 0; w0 < m; w0 += p.R)
+      std::stable_sort(L->perm.begin() + w0, L->perm.begin() + std::min<PetscInt>(m, w0 + p.R), [&](int a, int b) { return A.i[a + 1] - A.i[a] > A.i[b + 1] - A.i[b]; });
+  }
+  st->sorted = p.sort;
+  const ARgCSRRowOrder<PetscInt> ro{A.i, p.sort ? L->perm.data() : nullptr};
+  const auto                     len = [&](PetscInt q) { return ro.Len(q); };
 
   /* 1. groups per row: windows of R rows, each from a fresh group */
   std::vector<int64_t> ng(m, 0);
@@ -93,7 +112,7 @@ static PetscErrorCode BuildLayout(const ARgCSRParams &p, const SpMVHostCsr &A, A
   }
   for (PetscInt r = 0; r < m; r++)
     if (ARgCSRIsLong(p, len(r))) {
-      L->lrow.push_back((int)r);
+      L->lrow.push_back((int)ro.Row(r));
       L->lgroup.push_back((int)gfirst[r]);
       L->lcount.push_back((int)ng[r]);
     }
@@ -155,14 +174,14 @@ static PetscErrorCode BuildLayout(const ARgCSRParams &p, const SpMVHostCsr &A, A
     for (int tt = 0; tt < p.BS && C > 0; tt++) {
       int64_t beg, end;
       if (gi[3] >= 0) {
-        const int64_t base = (int64_t)A.i[gi[0]] + (int64_t)gi[3] * p.T;
+        const int64_t base = ro.Start(gi[0]) + (int64_t)gi[3] * p.T;
         beg                = base + (int64_t)tt * C;
-        end                = std::min<int64_t>(base + p.T, A.i[gi[0] + 1]);
+        end                = std::min<int64_t>(base + p.T, ro.End(gi[0]));
       } else {
         int li, first;
         ARgCSRThreadRow(&L->heads[g * p.nw], tt, &li, &first);
-        beg = (int64_t)A.i[gi[0] + li] + (int64_t)(tt - first) * C;
-        end = A.i[gi[0] + li + 1];
+        beg = ro.Start(gi[0] + li) + (int64_t)(tt - first) * C;
+        end = ro.End(gi[0] + li);
       }
       for (int k = 0; k < C && beg + k < end; k++) {
         const int64_t pos = L->goff[g] + (int64_t)k * p.BS + tt;
@@ -215,9 +234,10 @@ static void Pack16(ARgCSRHostLayout *L)
 }
 
 /*
-  ARgCSRBuildHostLayout - the host reference layout: the groups at D (the option, or ARgCSRChunkRule), then, where
-  the 16-bit offsets are wanted, the groups' spans: all below 65535 columns, the offsets are packed; else a rule-chosen
-  D above the default is built again at kARgCSRDefaultD with 32-bit columns (the device build does the same).
+  ARgCSRBuildHostLayout - the host reference layout: the groups at D and in the row order of the options or of
+  ARgCSRRowRule, then, where the 16-bit offsets are wanted, the groups' spans: all below 65535 columns, the offsets are
+  packed; else a rule-chosen row order is built again in CSR order, and (its spans too wide as well) a rule-chosen D
+  above the default is built again at kARgCSRDefaultD with 32-bit columns (the device build does the same).
 */
 PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &A, ARgCSRHostLayout *L, ARgCSRStats *st)
 {
@@ -225,25 +245,30 @@ PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &
 
   PetscFunctionBegin;
   PetscCall(ARgCSRSetParams(o, ARgCSRHostRows(A), &p));
-  PetscCall(BuildLayout(p, A, L, st));
-  if (!p.want16 || !st->groups) PetscFunctionReturn(PETSC_SUCCESS);
-  std::vector<int> gbase;
-  int64_t          span;
-  GroupSpans(*L, &gbase, &span);
-  if (span < (int64_t)kARgCSRPad16) {
-    L->gbase.swap(gbase);
-    Pack16(L);
-    st->index16 = true;
-    st->packed  = L->coff.back();
-    st->span    = span;
-  } else if (p.autoD && p.D != kARgCSRDefaultD) {
-    p.D      = kARgCSRDefaultD;
-    p.T      = p.BS * p.D;
-    p.want16 = false;
+  while (true) {
     PetscCall(BuildLayout(p, A, L, st));
+    if (!p.want16 || !st->groups) PetscFunctionReturn(PETSC_SUCCESS);
+    std::vector<int> gbase;
+    int64_t          span;
+    GroupSpans(*L, &gbase, &span);
     st->span = span;
-  } else st->span = span;
-  PetscFunctionReturn(PETSC_SUCCESS);
+    if (span < (int64_t)kARgCSRPad16) {
+      L->gbase.swap(gbase);
+      Pack16(L);
+      st->index16 = true;
+      st->packed  = L->coff.back();
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    if (p.autoSort) p.sort = p.autoSort = false; /* in CSR order, at the same D */
+    else if (p.autoD && p.D != kARgCSRDefaultD) {
+      p.D      = kARgCSRDefaultD;
+      p.T      = p.BS * p.D;
+      p.want16 = false;
+      PetscCall(BuildLayout(p, A, L, st));
+      st->span = span;
+      PetscFunctionReturn(PETSC_SUCCESS);
+    } else PetscFunctionReturn(PETSC_SUCCESS);
+  }
 }
 
 /* same pattern, new values: one gather through the stored CSR positions */
@@ -282,7 +307,7 @@ void ARgCSRMultHost(const ARgCSRHostLayout &L, PetscInt m, const PetscScalar *x,
     for (int i = 0; i < gi[1]; i++) {
       int b, e;
       ARgCSRRowThreads(&L.heads[g * p.nw], p.nw, p.BS, i, &b, &e);
-      const PetscInt r = gi[0] + i;
+      const PetscInt r = L.perm.empty() ? gi[0] + i : L.perm[gi[0] + i];
       y[r]             = chunks(g, b, e, add ? y[r] : 0.0);
     }
   }
@@ -343,8 +368,10 @@ void ARgCSRMultHostKernelOrder(const ARgCSRHostLayout &L, const PetscScalar *x, 
       ARgCSRRowThreads(h, p.nw, p.BS, i, &b, &e);
       PetscScalar s = psum[b];
       for (int q = (b & ~31) + 32; q < e; q += 32) s += psum[q];
-      if (gi[3] < 0) y[gi[0] + i] = add ? y[gi[0] + i] + s : s;
-      else part[g] = s;
+      if (gi[3] < 0) {
+        const int r = L.perm.empty() ? gi[0] + i : L.perm[gi[0] + i];
+        y[r]        = add ? y[r] + s : s;
+      } else part[g] = s;
     }
   }
   for (std::size_t q = 0; q < L.lrow.size(); q++) {

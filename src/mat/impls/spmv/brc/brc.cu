@@ -46,11 +46,6 @@ __global__ void RowStats(PetscInt m, const int *__restrict__ rp, int *__restrict
 
 /* Sort keys for windows of W rows: window id above, (maxlen - length) below: ascending = by window, then
    by descending length; the radix sort is stable, so equal lengths keep their order */
-__global__ void WindowKeys(PetscInt m, PetscInt W, int lbits, PetscInt maxlen, const int *__restrict__ len, unsigned long long *__restrict__ key)
-{
-  for (PetscInt r = blockIdx.x * (PetscInt)blockDim.x + threadIdx.x; r < m; r += (PetscInt)gridDim.x * blockDim.x) key[r] = ((unsigned long long)(r / W) << lbits) | (unsigned long long)(maxlen - len[r]);
-}
-
 __global__ void GatherLen(PetscInt m, const int *__restrict__ srows, const int *__restrict__ len, int *__restrict__ slen, PetscInt B2, unsigned long long *__restrict__ nsplit)
 {
   unsigned long long k = 0;
@@ -302,10 +297,10 @@ public:
   {
     const PetscInt      m = A.m;
     int                *len = nullptr, *rows = nullptr, *slen = nullptr, *srows = nullptr;
-    unsigned long long *sums = nullptr, hs[4], *key = nullptr, *skey = nullptr;
+    unsigned long long *sums = nullptr, hs[4];
     int64_t            *count = nullptr, *bsize = nullptr, *woff = nullptr, total;
     void               *tmp = nullptr;
-    std::size_t         tmpbytes = 0, need = 0;
+    std::size_t         tmpbytes = 0;
 
     PetscFunctionBegin;
     PetscCall(ReleaseDevice());
@@ -328,15 +323,7 @@ public:
     /* stable sort by descending length within windows of W rows (one window: the paper's global sort) */
     const PetscInt W    = opt.window > 0 ? std::min<PetscInt>(opt.window, m) : m;
     const PetscInt nwin = (m + W - 1) / W;
-    const int      lbits = std::max(1, 32 - __builtin_clz((unsigned)std::max<PetscInt>(st.maxlen, 1)));
-    const int      wbits = nwin > 1 ? 32 - __builtin_clz((unsigned)(nwin - 1)) : 0;
-    PetscCall(spmv::DeviceAlloc(&key, m, nullptr, s));
-    PetscCall(spmv::DeviceAlloc(&skey, m, nullptr, s));
-    WindowKeys<<<std::min(GridFor(m), 4096u), kThreads, 0, s>>>(m, W, lbits, st.maxlen, len, key);
-    SpMVCheckLaunch();
-    PetscCallCUDA(cub::DeviceRadixSort::SortPairs(nullptr, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
-    PetscCall(spmv::GrowScratch(&tmp, &tmpbytes, need, s));
-    PetscCallCUDA(cub::DeviceRadixSort::SortPairs(tmp, need, key, skey, rows, srows, (int)m, 0, lbits + wbits, s));
+    PetscCall(spmv::SortByLength(m, W, st.maxlen, len, rows, srows, &tmp, &tmpbytes, s));
     PetscCallCUDA(cudaMemsetAsync(sums, 0, sizeof(*sums), s));
     GatherLen<<<std::min(GridFor(m), 1024u), kThreads, 0, s>>>(m, srows, len, slen, st.B2, sums);
     SpMVCheckLaunch();
@@ -404,7 +391,7 @@ public:
       st.rep                 = opt.coarsen ? opt.coarsen : (st.sigma > st.mu ? (PetscInt)std::min<int64_t>(8, std::max<int64_t>(1, st.nblocks / (2 * resident))) : 1);
     }
     PetscCallCUDA(cudaStreamSynchronize(s));
-    PetscCall(spmv::DeviceFree({len, rows, slen, srows, sums, count, bsize, woff, key, skey, tmp}, s)); /* all allocated: none skipped */
+    PetscCall(spmv::DeviceFree({len, rows, slen, srows, sums, count, bsize, woff, tmp}, s)); /* all allocated: none skipped */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 
