@@ -3,12 +3,12 @@
 # argcsr.h; spmv::SortByLength shared with BRC). Correctness first (test_gpu: device layout = host reference bitwise,
 # products against the host reference and AIJ, refresh; sorted by the rule and forced; BRC through the shared sort;
 # memcheck, racecheck), then argcsr sorted against CSR order beside floor-gather16 and aijcusparse on rows of varied and of
-# equal length, the block size on long rows, the product kernels in ncu, make bench.
+# equal length (part 1); the block size on long rows, the product kernels in ncu, make bench (part 2).
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
 . /opt/devb/env.sh; E=/opt/devb/extra
 export LD_LIBRARY_PATH=$E/build/lib:$LD_LIBRARY_PATH UCX_TLS=self,sm PETSC_OPTIONS="${PETSC_OPTIONS:-} -mat_spmv_wait 0"
-O=$OUT/s44b; mkdir -p $O; B=$E/build/bin; M=$E/matrices; U=/tmp/uni; mkdir -p $U; T=bench/tools
+PART=${1:-1}; O=$OUT/s44b$PART; mkdir -p $O; B=$E/build/bin; M=$E/matrices; U=/tmp/uni; mkdir -p $U; T=bench/tools
 { nvidia-smi -L; nvidia-smi --query-gpu=driver_version --format=csv,noheader; echo "commit $(cat .dev/commit)"; date -u; } > $O/device.txt
 python3 $T/uniformlocal.py 20000 28 52 1 $U/u17.mtx >> $O/summary.txt &
 python3 $T/uniformlocal.py 20000 20 60 1 $U/u29.mtx >> $O/summary.txt &
@@ -19,6 +19,7 @@ REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaun
 BIG="stencil27:n=120;$M/EX5.mtx:64;$M/bcsstk13.mtx:256;banded:m=600000,bw=40"
 chk() { local name=$1; shift; if timeout 150 "$@" > $O/$name.log 2>&1; then echo "ok   $name" >> $O/summary.txt; else echo "FAIL $name (rc $?)" >> $O/summary.txt; tail -8 $O/$name.log >> $O/summary.txt; fi; }
 wait
+if [ $PART = 1 ]; then
 chk def_small $B/test_gpu -type argcsr -info :mat -matrices "$SMALL;$U/u17.mtx;$U/u29.mtx;$U/u43.mtx;$U/h1.mtx"
 chk def_real  $B/test_gpu -type argcsr -info :mat -matrices "$REAL"
 chk def_big   $B/test_gpu -type argcsr -info :mat -matrices "$BIG"
@@ -41,6 +42,8 @@ echo "checks done $(date -u +%T)" >> $O/summary.txt
 VAR="$M/bcsstk13.mtx:256;$U/u17.mtx:40;$U/u29.mtx:40;$U/u43.mtx:40;$M/EX5.mtx:64;$M/nasa4704.mtx:400;$M/cage11.mtx:64;stencil27:n=120;stencil27:n=100;banded:m=1000000,bw=24;banded:m=600000,bw=40;banded:m=400000,bw=60;stencil7:n=150;$U/h1.mtx:32"
 timeout 240 $B/bench_spmv -matrices "$VAR" -types argcsr,argcsr/csr,spmv,brc,ccoo,dcsr,aijcusparse,floor-gather16 -csr_mat_argcsr_sort_rows 0 -floor 0 -seed 7 -trials 3 -reps 40 -csv $O/sort.csv -info :mat > $O/sort.log 2>&1; echo "sort rc=$? $(date -u +%T)" >> $O/summary.txt
 grep "ARgCSR: 16-bit\|ARgCSR: a group\|ARgCSR: with\|spmv chose" $O/sort.log | sed 's/^\[0\] *//' > $O/sort-choices.txt
+fi
+if [ $PART = 2 ]; then
 LONG="$M/bcsstk13.mtx:256;stencil27:n=120;banded:m=1000000,bw=24;banded:m=600000,bw=40;banded:m=400000,bw=60"
 timeout 120 $B/bench_spmv -matrices "$LONG" -types argcsr,argcsr/b64,argcsr/b256,argcsr/b512,floor-gather16 -b64_mat_argcsr_block_size 64 -b256_mat_argcsr_block_size 256 -b512_mat_argcsr_block_size 512 -floor 0 -seed 7 -trials 3 -reps 40 -csv $O/bs.csv > $O/bs.log 2>&1; echo "bs rc=$? $(date -u +%T)" >> $O/summary.txt
 for mat in "banded:m=600000,bw=40" "$M/bcsstk13.mtx:256"; do
@@ -51,5 +54,6 @@ for mat in "banded:m=600000,bw=40" "$M/bcsstk13.mtx:256"; do
   done
 done
 OUT=$O BUILD=$E/build MATRICES=$M COMMIT=$(cat .dev/commit) timeout 200 bash bench/run_gpu_bench.sh -trials 3 -reps 40 > $O/makebench.log 2>&1; echo "make bench rc=$? $(date -u +%T)" >> $O/summary.txt
-cat $O/summary.txt; cat $O/sort-choices.txt | sort | uniq -c | head -40; grep "spmv chose" $O/makebench.log
-cd $OUT && tar czf s44b.tar.gz s44b && rm -rf s44b
+fi
+cat $O/summary.txt; cat $O/sort-choices.txt 2>/dev/null | sort | uniq -c | head -40; grep "spmv chose" $O/makebench.log
+cd $OUT && tar czf s44b$PART.tar.gz s44b$PART && rm -rf s44b$PART
