@@ -173,6 +173,9 @@ static std::vector<TestOptions> MakeTestOptions()
   t.push_back(Opt(32, 3, true, false, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_TRUE));
   t.push_back(Opt(12, 5, true, true, PETSC_BOOL3_TRUE, PETSC_BOOL3_TRUE));
   t.push_back(Opt(64, 8, false, false, PETSC_BOOL3_FALSE, PETSC_BOOL3_TRUE));
+  t.push_back(Opt(128, 16, true, false, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_TRUE));
+  t.back().o.sort_window = 100; /* windows of the row order unlike the grouping's */
+  t.back().name += " sort window 100";
   t.push_back(Opt(128, PETSC_DECIDE, true, false, PETSC_BOOL3_UNKNOWN, PETSC_BOOL3_FALSE));
   return t;
 }
@@ -267,8 +270,6 @@ static ARgCSRRows RowsOf(const std::vector<int64_t> &lens)
   }
   return r;
 }
-/* the rule's D and row order */
-static void RuleOf(const ARgCSRRows &r, int *D, bool *sort) { ARgCSRRowRule(r, D, sort); }
 
 /* ROW ORDER re-derived: in each window of R rows the rows of the longest length first, each length in row order
    (a bucket pass per length instead of a sort) */
@@ -485,25 +486,24 @@ static bool CheckLayoutInOrder(const Csr &A, const ARgCSROptions &oin, int D0, c
    checked on A with its rows in that order (CSR positions and long rows mapped) */
 static bool CheckLayout(const Csr &A, const ARgCSROptions &oin, const ARgCSRHostLayout &L, const ARgCSRStats &st)
 {
-  int  D0;
-  bool rsort;
-  RuleOf(ExpectedRows(A), &D0, &rsort);
-  if (oin.chunk_size != PETSC_DECIDE) D0 = (int)oin.chunk_size;
-  const bool autoSort = oin.sort_rows == PETSC_BOOL3_UNKNOWN && oin.chunk_size == PETSC_DECIDE && rsort;
-  const bool want     = oin.sort_rows == PETSC_BOOL3_TRUE || autoSort;
+  const ARgCSRRows rows     = ExpectedRows(A);
+  const bool       autoSort = oin.sort_rows == PETSC_BOOL3_UNKNOWN && oin.chunk_size == PETSC_DECIDE && ARgCSRRowRule(rows);
+  const bool       want     = oin.sort_rows == PETSC_BOOL3_TRUE || autoSort;
+  /* D: the option, or the rule's for the layout's row order (the sorted slots where sorted) */
+  const int D0 = oin.chunk_size != PETSC_DECIDE ? (int)oin.chunk_size : ARgCSRChunkRule(rows, st.sorted);
   if (!Check(st.sorted == L.p.sort && (PetscInt)L.perm.size() == (st.sorted ? A.m : 0) && (st.sorted ? want : true), "rows sorted %d (parameter %d, %zu positions), expected %d", (int)st.sorted, (int)L.p.sort, L.perm.size(), (int)want)) return false;
-  if (want && !st.sorted) { /* the rule's fallback: sorted at D0, a group spans 65535 columns or more */
+  if (want && !st.sorted) { /* the rule's fallback: sorted at the sorted rows' D a group spans 65535 columns or more */
     ARgCSROptions    o2 = oin;
     ARgCSRHostLayout L2;
     ARgCSRStats      st2;
     o2.sort_rows  = PETSC_BOOL3_TRUE;
-    o2.chunk_size = D0;
+    o2.chunk_size = ARgCSRChunkRule(rows, true);
     o2.index16    = PETSC_BOOL3_TRUE;
-    if (ARgCSRBuildHostLayout(o2, A.View(), &L2, &st2) != PETSC_SUCCESS) return Check(false, "the sorted layout at D %d", D0);
-    if (!Check(autoSort && st2.sorted && !st2.index16 && st2.span >= 65535, "rows in CSR order where the rule sorts: the sorted layout at D %d spans %lld columns (16-bit %d)", D0, (long long)st2.span, (int)st2.index16)) return false;
+    if (ARgCSRBuildHostLayout(o2, A.View(), &L2, &st2) != PETSC_SUCCESS) return Check(false, "the sorted layout at D %d", (int)o2.chunk_size);
+    if (!Check(autoSort && st2.sorted && !st2.index16 && st2.span >= 65535, "rows in CSR order where the rule sorts: the sorted layout at D %d spans %lld columns (16-bit %d)", (int)o2.chunk_size, (long long)st2.span, (int)st2.index16)) return false;
   }
   if (!st.sorted) return CheckLayoutInOrder(A, oin, D0, L, st);
-  const std::vector<int> eperm = ExpectedPerm(A, 16 * oin.block_size);
+  const std::vector<int> eperm = ExpectedPerm(A, oin.sort_window == PETSC_DECIDE ? 16 * oin.block_size : oin.sort_window);
   if (L.perm != eperm) {
     CheckArray("row order", L.perm, eperm);
     return false;
@@ -664,9 +664,7 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       ruled += to.o.chunk_size == PETSC_DECIDE && L.p.D > kARgCSRDefaultD;
       sorted += st.sorted;
       if (to.o.chunk_size == PETSC_DECIDE && to.o.sort_rows == PETSC_BOOL3_UNKNOWN) {
-        int  D;
-        bool rs;
-        RuleOf(ExpectedRows(t.A), &D, &rs);
+        const bool rs = ARgCSRRowRule(ExpectedRows(t.A));
         rulesorted += rs && st.sorted;
         sortfallbacks += rs && !st.sorted;
       }
@@ -795,9 +793,8 @@ static PetscErrorCode TestRules(Rng &rng)
     const std::vector<std::tuple<ARgCSRRows, int, bool>> order = {{rows(1000, 10, 60), 32, true}, {rows(1000, 20, 60), 32, true},  {rows(1000, 0, 90), 32, true},   {rows(1000, 17, 33), 32, false},
                                                                   {rows(1000, 24, 90), 24, false}, {rows(1000, 28, 44), 16, false}, {rows(1000, 81, 81), 32, false}, {rows(1000, 20, 20), 8, false}, {ARgCSRRows(), 8, false}};
     for (const auto &[r, D, sort] : order) {
-      int  gD;
-      bool gs;
-      ARgCSRRowRule(r, &gD, &gs);
+      const bool gs = ARgCSRRowRule(r);
+      const int  gD = ARgCSRChunkRule(r, gs);
 #if defined(PETSC_USE_COMPLEX)
       const int  wD = kARgCSRDefaultD;
       const bool ws = false;

@@ -507,6 +507,7 @@ public:
     PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: 8 below 24 nonzeros a row; from 24 the largest of 16, 24, 32 within 3% of the fewest stored batch slots, where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
     PetscCall(PetscOptionsBool3("-mat_argcsr_index16", "Columns as 16-bit offsets from each group's smallest column, read by the batched kernel, where every group spans fewer than 65535 columns (default: where D >= 16)", "MatSetType", opt.index16, &opt.index16, NULL));
     PetscCall(PetscOptionsBool3("-mat_argcsr_sort_rows", "The rows of each window of 16*block size rows in order of decreasing length, so that a group holds rows of one length (default: where rows of unlike length in a group would pad 5% more value slots, from 24 nonzeros a row, and the 16-bit offsets still fit)", "MatSetType", opt.sort_rows, &opt.sort_rows, NULL));
+    PetscCall(PetscOptionsInt("-mat_argcsr_sort_window", "Rows a window of the row order holds (default: 16*block size, the grouping's window)", "MatSetType", opt.sort_window, &opt.sort_window, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
     PetscCall(ARgCSRCheckOptions(opt));
@@ -577,7 +578,7 @@ public:
       PetscCall(spmv::DeviceAlloc(&pos, m, nullptr, s));
       Lengths<<<GridFor(m), kThreads, 0, s>>>(m, A.i, len, pos);
       SpMVCheckLaunch();
-      PetscCall(spmv::SortByLength(m, par.R, rows.maxlen, len, pos, dev.perm, &tmp.p, &tmp.bytes, s));
+      PetscCall(spmv::SortByLength(m, par.W, rows.maxlen, len, pos, dev.perm, &tmp.p, &tmp.bytes, s));
       PetscCall(spmv::DeviceFree({len, pos}, s));
       ro.perm = dev.perm;
     }
@@ -701,6 +702,8 @@ public:
     if (again && par.autoSort) { /* the sorted groups span too many columns: in CSR order at the same D */
       PetscCall(PetscInfo(NULL, "ARgCSR: with the rows sorted a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: rows in CSR order\n", st.span));
       par.sort = par.autoSort = false;
+      par.D                   = ARgCSRChunkRule(rows);
+      par.T                   = par.BS * par.D;
       PetscCall(BuildLayout(A, s, &again));
     }
     if (again) {

@@ -133,6 +133,7 @@ struct ARgCSROptions {
   PetscBool3 index16        = PETSC_BOOL3_UNKNOWN; /* 16-bit column offsets: where they fit (true), never (false), or
                                                       where they fit and D >= kARgCSRIndex16MinD (unknown, the default) */
   PetscBool3 sort_rows      = PETSC_BOOL3_UNKNOWN; /* rows by length inside each window: always, never, or by ARgCSRRowRule */
+  PetscInt   sort_window    = PETSC_DECIDE;        /* rows a sort window holds (PETSC_DECIDE: 16*BS, the grouping's window) */
 };
 
 /* The parameters the layout is built with, derived from the options and the matrix's mean row length (identical on
@@ -143,6 +144,7 @@ struct ARgCSRParams {
   bool want16 = false; /* try the 16-bit offsets (they are taken where every group spans fewer than 65535 columns) */
   bool autoD  = false; /* D came from ARgCSRRowRule: if the 16-bit offsets do not fit, rebuild at kARgCSRDefaultD */
   bool sort   = false; /* the rows of each window in order of decreasing length (ROW ORDER below) */
+  int  W      = 4096;  /* rows of a sort window */
   bool autoSort = false; /* sort came from ARgCSRRowRule: if the 16-bit offsets do not fit, rebuild in row order first */
 };
 
@@ -218,20 +220,17 @@ inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
     if (slots(k) <= (1 + kARgCSRSlotTolerance) * fewest) return ARgCSRWideD(k);
   return ARgCSRWideD(0);
 }
-/* ARgCSRRowRule - the default D and row order. Rows in CSR order where the longest chunk costs a group little: D by
+/* ARgCSRRowRule - the default row order (true: sorted). Rows in CSR order where the longest chunk costs a group little: D by
    ARgCSRChunkRule. Where a group of rows of unlike length would store kARgCSRSortGain more value slots than groups of
    rows of one chunk size (ARgCSRRows::Mixing at that D: every thread at the longest chunk against each row at its own),
-   the rows of each window are sorted by length (ROW ORDER) and D is ARgCSRChunkRule's over the sorted slots. Only where
+   the rows of each window are sorted by length (ROW ORDER), and then D is ARgCSRChunkRule's over the sorted slots. Only where
    the 16-bit layout's chunk sizes apply (from 24 nonzeros a row): that is what was measured.
    Why: a group's chunk size is its longest chunk, so in CSR order every row of a group pads to the longest row's chunk;
    sorted, a group's rows are of nearly one length. H200 (session 44): ... */
-inline void ARgCSRRowRule(const ARgCSRRows &r, int *D, bool *sort)
+inline bool ARgCSRRowRule(const ARgCSRRows &r)
 {
-  *D    = ARgCSRChunkRule(r);
-  *sort = false;
-  if (*D < kARgCSRIndex16MinD || r.Mixing((*D - 16) / 8) < 1 + kARgCSRSortGain) return;
-  *sort = true;
-  *D    = ARgCSRChunkRule(r, true);
+  const int D = ARgCSRChunkRule(r);
+  return D >= kARgCSRIndex16MinD && r.Mixing((D - 16) / 8) >= 1 + kARgCSRSortGain;
 }
 /* The rows in the layout's order: position q holds row Row(q) (perm == nullptr: CSR order); rp the CSR row offsets */
 template <typename I>

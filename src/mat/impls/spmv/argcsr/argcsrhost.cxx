@@ -11,6 +11,7 @@ PetscErrorCode ARgCSRCheckOptions(const ARgCSROptions &o)
   PetscFunctionBegin;
   PetscCheck(o.block_size >= 32 && o.block_size <= 1024 && o.block_size % 32 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_argcsr_block_size %" PetscInt_FMT " must be a multiple of 32 in [32, 1024]", o.block_size);
   PetscCheck(o.chunk_size == PETSC_DECIDE || (o.chunk_size >= 1 && o.chunk_size <= 65536), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_argcsr_desired_chunk_size %" PetscInt_FMT " must be in [1, 65536] (or PETSC_DECIDE)", o.chunk_size);
+  PetscCheck(o.sort_window == PETSC_DECIDE || (o.sort_window >= 1 && o.sort_window <= PETSC_INT32_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_argcsr_sort_window %" PetscInt_FMT " must be at least 1 row (or PETSC_DECIDE)", o.sort_window);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -44,14 +45,13 @@ PetscErrorCode ARgCSRSetParams(const ARgCSROptions &o, const ARgCSRRows &rows, A
   PetscFunctionBegin;
   PetscCheck(o.block_size >= 1 && o.block_size <= 1024, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR block size %" PetscInt_FMT " must be in [1, 1024]", o.block_size);
   PetscCheck(o.chunk_size == PETSC_DECIDE || (o.chunk_size >= 1 && o.chunk_size <= 65536), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR desired chunk size %" PetscInt_FMT " must be in [1, 65536]", o.chunk_size);
-  int  D;
-  bool sort;
-  ARgCSRRowRule(rows, &D, &sort);
+  PetscCheck(o.sort_window == PETSC_DECIDE || (o.sort_window >= 1 && o.sort_window <= PETSC_INT32_MAX), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "ARgCSR sort window %" PetscInt_FMT " must be at least 1 row", o.sort_window);
   p->autoD    = o.chunk_size == PETSC_DECIDE;
   p->BS       = (int)o.block_size;
-  p->D        = p->autoD ? D : (int)o.chunk_size;
-  p->sort     = o.sort_rows == PETSC_BOOL3_TRUE || (o.sort_rows == PETSC_BOOL3_UNKNOWN && p->autoD && sort);
+  p->sort     = o.sort_rows == PETSC_BOOL3_TRUE || (o.sort_rows == PETSC_BOOL3_UNKNOWN && p->autoD && ARgCSRRowRule(rows));
   p->autoSort = p->sort && o.sort_rows == PETSC_BOOL3_UNKNOWN;
+  p->D        = p->autoD ? ARgCSRChunkRule(rows, p->sort) : (int)o.chunk_size;
+  p->W        = o.sort_window == PETSC_DECIDE ? 16 * p->BS : (int)o.sort_window;
   p->want16 = o.index16 == PETSC_BOOL3_TRUE || (o.index16 == PETSC_BOOL3_UNKNOWN && p->D >= kARgCSRIndex16MinD);
   p->T     = p->BS * p->D; /* <= 2^26 */
   p->nw    = (p->BS + 31) / 32;
@@ -77,8 +77,8 @@ static PetscErrorCode BuildLayout(const ARgCSRParams &p, const SpMVHostCsr &A, A
   if (p.sort) {
     L->perm.resize(m);
     for (PetscInt q = 0; q < m; q++) L->perm[q] = (int)q;
-    for (PetscInt w0 = 0; w0 < m; w0 += p.R)
-      std::stable_sort(L->perm.begin() + w0, L->perm.begin() + std::min<PetscInt>(m, w0 + p.R), [&](int a, int b) { return A.i[a + 1] - A.i[a] > A.i[b + 1] - A.i[b]; });
+    for (PetscInt w0 = 0; w0 < m; w0 += p.W)
+      std::stable_sort(L->perm.begin() + w0, L->perm.begin() + std::min<PetscInt>(m, w0 + p.W), [&](int a, int b) { return A.i[a + 1] - A.i[a] > A.i[b + 1] - A.i[b]; });
   }
   st->sorted = p.sort;
   const ARgCSRRowOrder<PetscInt> ro{A.i, p.sort ? L->perm.data() : nullptr};
@@ -241,10 +241,11 @@ static void Pack16(ARgCSRHostLayout *L)
 */
 PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &A, ARgCSRHostLayout *L, ARgCSRStats *st)
 {
-  ARgCSRParams p;
+  ARgCSRParams     p;
+  const ARgCSRRows rows = ARgCSRHostRows(A);
 
   PetscFunctionBegin;
-  PetscCall(ARgCSRSetParams(o, ARgCSRHostRows(A), &p));
+  PetscCall(ARgCSRSetParams(o, rows, &p));
   while (true) {
     PetscCall(BuildLayout(p, A, L, st));
     if (!p.want16 || !st->groups) PetscFunctionReturn(PETSC_SUCCESS);
@@ -259,8 +260,11 @@ PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &
       st->packed  = L->coff.back();
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    if (p.autoSort) p.sort = p.autoSort = false; /* in CSR order, at the same D */
-    else if (p.autoD && p.D != kARgCSRDefaultD) {
+    if (p.autoSort) { /* in CSR order, at the D of CSR order */
+      p.sort = p.autoSort = false;
+      p.D                 = ARgCSRChunkRule(rows);
+      p.T                 = p.BS * p.D;
+    } else if (p.autoD && p.D != kARgCSRDefaultD) {
       p.D      = kARgCSRDefaultD;
       p.T      = p.BS * p.D;
       p.want16 = false;
