@@ -156,7 +156,7 @@ constexpr unsigned kARgCSRPad16       = 0xFFFFu; /* a padding offset; a group's 
 /* The chunk sizes ARgCSRChunkRule weighs from 24 nonzeros a row, and how many more stored slots a larger one may take */
 constexpr double kARgCSRSlotTolerance = 0.03;
 /* how many more value slots rows of unlike length in one group may cost before the rows are sorted (ARgCSRRowRule) */
-constexpr double kARgCSRSortGain = 0.05;
+constexpr double kARgCSRSortGain = 0.10;
 ARGCSR_HD constexpr int ARgCSRWideD(int k) { return 16 + 8 * k; } /* k = 0, 1, 2: 16, 24, 32 */
 /* a row of L entries at chunk size D: its threads w = ceil(L/D) (an empty row takes one) and chunk ceil(L/w) */
 ARGCSR_HD inline void ARgCSRRowChunk(int64_t L, int D, int64_t *w, int64_t *c)
@@ -220,13 +220,17 @@ inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
     if (slots(k) <= (1 + kARgCSRSlotTolerance) * fewest) return ARgCSRWideD(k);
   return ARgCSRWideD(0);
 }
-/* ARgCSRRowRule - the default row order (true: sorted). Rows in CSR order where the longest chunk costs a group little: D by
-   ARgCSRChunkRule. Where a group of rows of unlike length would store kARgCSRSortGain more value slots than groups of
-   rows of one chunk size (ARgCSRRows::Mixing at that D: every thread at the longest chunk against each row at its own),
-   the rows of each window are sorted by length (ROW ORDER), and then D is ARgCSRChunkRule's over the sorted slots. Only where
-   the 16-bit layout's chunk sizes apply (from 24 nonzeros a row): that is what was measured.
+/* ARgCSRRowRule - the default row order (true: sorted), from 24 nonzeros a row (where the 16-bit layout's chunk sizes
+   apply: what was measured). Sorted where groups of rows of unlike length store kARgCSRSortGain (10%) more value slots
+   than groups of rows of one chunk size: ARgCSRRows::Mixing at ARgCSRChunkRule's D (every thread at the longest chunk,
+   against each row at its own). D is then ARgCSRChunkRule's over the sorted slots.
    Why: a group's chunk size is its longest chunk, so in CSR order every row of a group pads to the longest row's chunk;
-   sorted, a group's rows are of nearly one length. H200 (session 44): ... */
+   sorted, a group's rows are of nearly one length. But a group then gathers x from a window's columns, not from a few
+   consecutive rows': on bcsstk13 DRAM throughput fell from 79% to 70% of the peak and the L2 served 20% of the loads
+   against 6% (ncu), so sorting pays only past that. H200, CSR order / sorted (us; Mixing; session 44, order.csv):
+   rows of 24-40 82.1 / 75.3 (1.20), of 28-52 98.6 / 93.0 (1.16), 20-60 98.5 / 93.7 (1.15), 10-70 98.9 / 95.1 (1.16),
+   bcsstk13 kron 256 64.6 / 60.5 (1.16), 30-90 103.2 / 102.5 (1.10), EX5 kron 64 52.2 / 53.0 (1.06): the gain is about
+   Mixing - 1.08, so the break-even lies near 1.08 and the rule asks for 1.10. */
 inline bool ARgCSRRowRule(const ARgCSRRows &r)
 {
   const int D = ARgCSRChunkRule(r);
