@@ -56,7 +56,7 @@
      heads and at lane 0): 5 steps, a fixed tree. Segment heads store their sums in shared memory.
    - block: after one __syncthreads, thread i < nrows finds row i's thread range [begin, end) from heads
      (popcount select) and adds the warp pieces in order: psum[begin], psum[32*w] for each warp start inside
-     the range (at most BS/32 terms). It writes y[row0+i] (or part[g] for a long-row piece).
+     the range (at most BS/32 terms). It writes y[row0+i] (y[perm[row0+i]] with the rows sorted, ROW ORDER; or part[g] for a long-row piece).
    Order of the sums: fixed by the layout alone, so the products are bitwise identical run to run. The
    host executor the plugin runs without a GPU (ARgCSRMultHost) walks the same layout row by row in CSR
    order, as AIJ sums (its products equal AIJ's bit for bit: ex19's BiCGSTAB tests compare iteration counts);
