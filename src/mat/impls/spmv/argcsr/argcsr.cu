@@ -549,7 +549,7 @@ public:
 
   /* the device layout at par (the host reference's ARgCSRBuildHostLayout): where the 16-bit offsets are wanted, the
      groups' spans come with the threads (Assign); all below 65535 columns: the chunks are written with packed offsets
-     (no 32-bit col on the device); else a rule-chosen D above the default is left to be built again (*again), or the
+     (no 32-bit col on the device); else, where ARgCSRFallBack has a next step, the layout is left to be built again (*again), or the
      32-bit columns are written */
   PetscErrorCode BuildLayout(const SpMVDeviceCsr &A, cudaStream_t s, bool *again)
   {
@@ -650,7 +650,8 @@ public:
       dev.gbase = nullptr;
       dev.coff  = nullptr;
       dev.bytes -= (std::size_t)G * sizeof(int) + (std::size_t)(G + 1) * sizeof(int64_t);
-      if (par.autoSort || (par.autoD && par.D != kARgCSRDefaultD)) {
+      ARgCSRParams next = par;
+      if (ARgCSRFallBack(rows, &next)) {
         *again = true;
         PetscFunctionReturn(PETSC_SUCCESS);
       }
@@ -699,22 +700,17 @@ public:
     }
     PetscCall(ARgCSRSetParams(opt, rows, &par));
     PetscCall(BuildLayout(A, s, &again));
-    if (again && par.autoSort) { /* the sorted groups span too many columns: in CSR order at the same D */
-      PetscCall(PetscInfo(NULL, "ARgCSR: with the rows sorted a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: rows in CSR order\n", st.span));
-      par.sort = par.autoSort = false;
-      par.D                   = ARgCSRChunkRule(rows);
-      par.T                   = par.BS * par.D;
-      PetscCall(BuildLayout(A, s, &again));
-    }
-    if (again) {
+    while (again) { /* a group spans too many columns for the 16-bit offsets: ARgCSRFallBack's next step */
       const int64_t span = st.span;
-      PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns at D = %d instead of %d\n", span, kARgCSRDefaultD, par.D));
-      par.D      = kARgCSRDefaultD;
-      par.T      = par.BS * par.D;
-      par.want16 = false;
+      const int     D    = par.D;
+      const bool    sort = par.autoSort;
+      PetscCheck(ARgCSRFallBack(rows, &par), PETSC_COMM_SELF, PETSC_ERR_PLIB, "ARgCSR: no layout to fall back to");
+      if (sort) PetscCall(PetscInfo(NULL, "ARgCSR: with the rows sorted a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: rows in CSR order at D = %d\n", span, par.D));
+      else PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns at D = %d instead of %d\n", span, par.D, D));
       PetscCall(BuildLayout(A, s, &again));
-      st.span = span;
-    } else if (st.index16) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d, rows %s\n", st.span, par.D, st.sorted ? "sorted by length in windows" : "in CSR order"));
+      if (!par.want16) st.span = span; /* the last 16-bit attempt's span, as the host reference keeps it */
+    }
+    if (st.index16) PetscCall(PetscInfo(NULL, "ARgCSR: 16-bit column offsets (every group spans at most %" PetscInt64_FMT " columns), D = %d, rows %s\n", st.span, par.D, st.sorted ? "sorted by length in windows" : "in CSR order"));
     else if (par.want16 && st.groups) PetscCall(PetscInfo(NULL, "ARgCSR: a group spans %" PetscInt64_FMT " columns, more than 16-bit offsets hold: 32-bit columns\n", st.span));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -236,6 +236,22 @@ inline bool ARgCSRRowRule(const ARgCSRRows &r)
   const int D = ARgCSRChunkRule(r);
   return D >= kARgCSRIndex16MinD && r.Mixing((D - 16) / 8) >= 1 + kARgCSRSortGain;
 }
+/* ARgCSRFallBack - the parameters to build again with where the 16-bit offsets were wanted but a group spans 65535
+   columns or more: a rule-chosen row order goes back to CSR order (at CSR order's D), else a rule-chosen D above the
+   default goes to kARgCSRDefaultD with 32-bit columns. False (p unchanged): the layout stays with 32-bit columns. The host
+   reference and the device build take the same steps. */
+inline bool ARgCSRFallBack(const ARgCSRRows &rows, ARgCSRParams *p)
+{
+  if (p->autoSort) {
+    p->sort = p->autoSort = false;
+    p->D                  = ARgCSRChunkRule(rows);
+  } else if (p->autoD && p->D != kARgCSRDefaultD) {
+    p->D      = kARgCSRDefaultD;
+    p->want16 = false;
+  } else return false;
+  p->T = p->BS * p->D;
+  return true;
+}
 /* The rows in the layout's order: position q holds row Row(q) (perm == nullptr: CSR order); rp the CSR row offsets */
 template <typename I>
 struct ARgCSRRowOrder {

@@ -260,18 +260,12 @@ PetscErrorCode ARgCSRBuildHostLayout(const ARgCSROptions &o, const SpMVHostCsr &
       st->packed  = L->coff.back();
       PetscFunctionReturn(PETSC_SUCCESS);
     }
-    if (p.autoSort) { /* in CSR order, at the D of CSR order */
-      p.sort = p.autoSort = false;
-      p.D                 = ARgCSRChunkRule(rows);
-      p.T                 = p.BS * p.D;
-    } else if (p.autoD && p.D != kARgCSRDefaultD) {
-      p.D      = kARgCSRDefaultD;
-      p.T      = p.BS * p.D;
-      p.want16 = false;
+    if (!ARgCSRFallBack(rows, &p)) PetscFunctionReturn(PETSC_SUCCESS);
+    if (!p.want16) { /* 32-bit columns: the last 16-bit attempt's span stays in the statistics */
       PetscCall(BuildLayout(p, A, L, st));
       st->span = span;
       PetscFunctionReturn(PETSC_SUCCESS);
-    } else PetscFunctionReturn(PETSC_SUCCESS);
+    }
   }
 }
 
