@@ -356,7 +356,7 @@ static_assert(kBatch == 8 && kThreads % 32 == 0, "Fill: a batch of 32 threads is
   PACKED: the columns are 16-bit offsets packed by batch (col16, gbase, coff): a batch's 8 offsets come with one
   16-byte load, then all 8 values and x entries are loaded before the fmas (the same fmas in the same order).
 */
-template <bool ADD, bool PACKED>
+template <bool ADD, bool PACKED, bool SKIP = false>
 __device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
   extern __shared__ PetscScalar psum[]; /* BS */
@@ -382,9 +382,10 @@ __device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict_
         const unsigned o = (ws[u / 2] >> (16 * (u & 1))) & 0xFFFFu;
         c[u]             = o == kARgCSRPad16 ? -1 : base + (int)o;
       }
+      if (SKIP && c[0] < 0) break;
 #pragma unroll
       for (int u = 0; u < kBatch; u++) { /* unpredicated, in bounds (padding reads a value of the chunk and x[0]) */
-        a[u] = spmv::Ldcs(vp + (int64_t)Min(k + u, C - 1) * BS);
+        a[u] = spmv::Ldcs(vp + (int64_t)(SKIP ? (c[u] >= 0 ? k + u : k) : Min(k + u, C - 1)) * BS);
         b[u] = spmv::Ldg(x + Max(c[u], 0));
       }
 #pragma unroll
@@ -434,10 +435,10 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
 }
 /* one block a multiprocessor as the bound: ptxas then keeps a batch's 16 loads in flight (64 registers; at the default
    bound of 32 it issued one entry's loads at a time) */
-template <bool ADD>
+template <bool ADD, bool SKIP = false>
 __global__ void __launch_bounds__(1024, 1) SpMV16(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
-  SpMVBody<ADD, true>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
+  SpMVBody<ADD, true, SKIP>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
 }
 
 /* One warp per long row: its pieces' sums in a fixed order (lane-strided, then the shuffle-down tree) */
@@ -490,6 +491,7 @@ SPMV_KERNEL_MODULE(Windows); /* the first selection's builds: loaded ahead by sp
 
 class ARgCSR final : public SpMVFormat {
   ARgCSROptions      opt;
+  PetscBool          skip = PETSC_FALSE; /* experiment: padding value slots not read */
   ARgCSRParams       par;
   ARgCSRStats        st;
   ARgCSRHostLayout   host;
@@ -509,6 +511,7 @@ public:
     PetscCall(PetscOptionsBool3("-mat_argcsr_sort_rows", "The rows of each window of 16*block size rows in order of decreasing length, so that a group holds rows of one length (default: where rows of unlike length in a group would pad 10% more value slots, from 24 nonzeros a row, and the 16-bit offsets still fit)", "MatSetType", opt.sort_rows, &opt.sort_rows, NULL));
     PetscCall(PetscOptionsInt("-mat_argcsr_sort_window", "Rows a window of the row order holds (default: 16*block size, the grouping's window)", "MatSetType", opt.sort_window, &opt.sort_window, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
+    PetscCall(PetscOptionsBool("-mat_argcsr_skip_padding", "experiment", "MatSetType", skip, &skip, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
     PetscCall(ARgCSRCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -731,7 +734,10 @@ public:
     const unsigned    G   = (unsigned)st.groups;
     const int4       *gi  = (const int4 *)dev.ginfo;
     const uint4      *c16 = (const uint4 *)dev.col16;
-    if (st.index16) {
+    if (st.index16 && skip) {
+      if (add) SpMV16<true, true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
+      else SpMV16<false, true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
+    } else if (st.index16) {
       if (add) SpMV16<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
       else SpMV16<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
     } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
