@@ -252,7 +252,7 @@ struct ExpectedGroup {
 };
 /* the row statistics of the chunk size and row order rule, counted here (not by ARgCSRHostRows): the longest row, per
    D = 16, 24, 32 the threads ceil(L/D) (one for an empty row), the longest chunk ceil(L/threads), and the sums of
-   threads times the row's chunk, exact and rounded up to batches of 8 */
+   threads times the row's chunk, exact and rounded up to batches of 8; the rows rounded up to batches of 8 */
 static ARgCSRRows RowsOf(const std::vector<int64_t> &lens)
 {
   ARgCSRRows r;
@@ -260,6 +260,7 @@ static ARgCSRRows RowsOf(const std::vector<int64_t> &lens)
   for (int64_t L : lens) {
     r.nnz += L;
     r.maxlen = std::max(r.maxlen, L);
+    r.rowslots += (uint64_t)((L + 7) / 8 * 8);
     for (int k = 0; k < 3; k++) {
       const int64_t D = 16 + 8 * k, w = L == 0 ? 1 : (L + D - 1) / D, c = L == 0 ? 0 : (L + w - 1) / w;
       r.threads[k] += (uint64_t)w;
@@ -647,7 +648,7 @@ static PetscErrorCode TestExecutor(const std::vector<TestMatrix> &mats, const st
 static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std::vector<TestOptions> &opts)
 {
   const int before = g_failures;
-  int       layouts = 0, long_layouts = 0, packed = 0, fallbacks = 0, ruled = 0, sorted = 0, rulesorted = 0, sortfallbacks = 0;
+  int       layouts = 0, long_layouts = 0, packed = 0, fallbacks = 0, ruled = 0, onethread = 0, sorted = 0, rulesorted = 0, sortfallbacks = 0;
 
   PetscFunctionBeginUser;
   for (const auto &t : mats)
@@ -662,6 +663,7 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
       packed += st.index16;
       fallbacks += to.o.chunk_size == PETSC_DECIDE && to.o.index16 == PETSC_BOOL3_UNKNOWN && st.span >= 65535 && !st.index16;
       ruled += to.o.chunk_size == PETSC_DECIDE && L.p.D > kARgCSRDefaultD;
+      onethread += to.o.chunk_size == PETSC_DECIDE && L.p.D > ARgCSRWideD(2) && st.index16; /* D = the longest row */
       sorted += st.sorted;
       if (to.o.chunk_size == PETSC_DECIDE && to.o.sort_rows == PETSC_BOOL3_UNKNOWN) {
         const bool rs = ARgCSRRowRule(ExpectedRows(t.A));
@@ -671,7 +673,10 @@ static PetscErrorCode TestLayouts(const std::vector<TestMatrix> &mats, const std
     }
   Check(sorted > 0 && rulesorted > 0 && sortfallbacks > 0, "layouts with sorted rows %d, sorted by the rule %d, the rule's sort undone (16-bit spans) %d: each must be > 0", sorted, rulesorted, sortfallbacks);
   Check(long_layouts > 0 && packed > 0 && fallbacks > 0 && ruled > 0, "layouts with long rows %d, with 16-bit offsets %d, fallbacks to 32-bit %d, rule-chosen D > 8 %d: each must be > 0", long_layouts, packed, fallbacks, ruled);
-  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts (" + std::to_string(long_layouts) + " with long rows, " + std::to_string(packed) + " with 16-bit offsets, " + std::to_string(ruled) + " at the rule's D > 8, " + std::to_string(fallbacks) + " fallbacks to 32-bit, " + std::to_string(sorted) + " with sorted rows, " + std::to_string(rulesorted) + " by the rule, " + std::to_string(sortfallbacks) + " back to CSR order): row order, groups, greedy, chunk sizes, mapping, heads, offsets, chunks, packed offsets, stats");
+#if !defined(PETSC_USE_COMPLEX)
+  Check(onethread > 0, "layouts at one thread a row by the rule %d: must be > 0", onethread);
+#endif
+  ReportGroup("3 layout", before, std::to_string(layouts) + " layouts (" + std::to_string(long_layouts) + " with long rows, " + std::to_string(packed) + " with 16-bit offsets, " + std::to_string(ruled) + " at the rule's D > 8 (" + std::to_string(onethread) + " one thread a row), " + std::to_string(fallbacks) + " fallbacks to 32-bit, " + std::to_string(sorted) + " with sorted rows, " + std::to_string(rulesorted) + " by the rule, " + std::to_string(sortfallbacks) + " back to CSR order): row order, groups, greedy, chunk sizes, mapping, heads, offsets, chunks, packed offsets, stats");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -770,11 +775,14 @@ static PetscErrorCode TestRules(Rng &rng)
       for (int64_t k = 0; k < m; k++) lens[k] = k < m / 2 ? lo : hi;
       return RowsOf(lens);
     };
-    /* {rows, expected D (real scalars)}: below 24 a row 8; else the largest of 16, 24, 32 within 3% of the fewest slots
-       (threads times the longest chunk in batches of 8): 49 a row 64 / 72 / 64 slots, 100 a row 112 / 120 / 128, 121 a row
-       128 / 144 / 128, half 5 half 95 112 / 120 / 128 a pair, half 0 half 90 the same */
-    const std::vector<std::pair<ARgCSRRows, int>> cases = {{rows(1000, 20, 20), 8},  {rows(1000, 23, 24), 8},   {rows(1000, 24, 24), 32},  {rows(1000, 27, 27), 32}, {rows(1000, 45, 45), 32}, {rows(1000, 49, 49), 32},
-                                                           {rows(1000, 81, 81), 32}, {rows(1000, 100, 100), 16}, {rows(1000, 121, 121), 32}, {rows(1000, 5, 95), 16},  {rows(1000, 0, 90), 16},  {rows(1000, 28, 52), 32},
+    /* {rows, expected D (real scalars), CSR order}: below 24 a row 8; one thread a row (D = the longest row, at most 96 and
+       twice the mean) where its slots are 5% fewer than the wide D's: 49 a row 56 against 64 / 72 / 64 slots, 81 a row 88
+       against 96 each; else the largest of 16, 24, 32 within 3% of the fewest slots (threads times the longest chunk in
+       batches of 8): 45 a row 48 / 48 / 48 (one thread: 48, not fewer), 100 a row 112 / 120 / 128 (longer than 96), 121 a row
+       128 / 144 / 128, half 5 half 95 112 / 120 / 128 a pair (95 over twice the mean), half 0 half 90 the same; half 28
+       half 52 and half 17 half 33 take one thread a row only sorted (the longest row 1.3 times the mean) */
+    const std::vector<std::pair<ARgCSRRows, int>> cases = {{rows(1000, 20, 20), 8},  {rows(1000, 23, 24), 8},   {rows(1000, 24, 24), 32},  {rows(1000, 27, 27), 32}, {rows(1000, 45, 45), 32}, {rows(1000, 49, 49), 49},
+                                                           {rows(1000, 81, 81), 81}, {rows(1000, 100, 100), 16}, {rows(1000, 121, 121), 32}, {rows(1000, 5, 95), 16},  {rows(1000, 0, 90), 16},  {rows(1000, 28, 52), 32},
                                                            {rows(1000, 17, 33), 32}, {ARgCSRRows(), 8}};
     for (const auto &[r, D] : cases) {
 #if defined(PETSC_USE_COMPLEX)
@@ -788,10 +796,13 @@ static PetscErrorCode TestRules(Rng &rng)
        (slots 48000 / 48000 / 48000 in CSR order) 2 x 30 beside 20 store 12.5% more value slots than the rows' own:
        sorted, D by the sorted slots 48000 / 48000 / 44000: 32. Half 0 half 90: 16.7% more at D 16 (slots 48000 / 48000 /
        48000): sorted, D 32 (sorted 48000 each). CSR order: half 10 half 60 at D 16 (15 x 2500 against 35000: 7.1%), half
-       17 half 33 at D 32 (chunks 17 and 2 x 17: none), half 24 half 90 at D 24 (3.4%), half 28 half 44 at D 16 (2.7%),
-       equal rows, rows below 24. */
-    const std::vector<std::tuple<ARgCSRRows, int, bool>> order = {{rows(1000, 20, 60), 32, true},  {rows(1000, 0, 90), 32, true},   {rows(1000, 10, 60), 16, false}, {rows(1000, 17, 33), 32, false}, {rows(1000, 24, 90), 24, false},
-                                                                  {rows(1000, 28, 44), 16, false}, {rows(1000, 81, 81), 32, false}, {rows(1000, 20, 20), 8, false},  {ARgCSRRows(), 8, false}};
+       24 half 90 at D 24 (3.4%), half 28 half 44 at D 16 (2.7%), equal rows, rows below 24. One thread a row: half 17 half
+       33 (CSR order at D 32, 36000 slots: 2 x 24 for a row of 33) sorted at D 33 (the longest row 1.32 times the mean; the
+       rows' own batches 24 and 40: 32000 slots, 11% fewer); 81 a row in CSR order at D 81 (88 slots a row against 96). Half
+       20 half 60 one thread a row stores as many as sorted at D 32 (44000), half 24 half 90 5% more than CSR order at D 24
+       (63000 against 60000): neither. */
+    const std::vector<std::tuple<ARgCSRRows, int, bool>> order = {{rows(1000, 20, 60), 32, true},  {rows(1000, 0, 90), 32, true},   {rows(1000, 10, 60), 16, false}, {rows(1000, 17, 33), 33, true}, {rows(1000, 24, 90), 24, false},
+                                                                  {rows(1000, 28, 44), 16, false}, {rows(1000, 81, 81), 81, false}, {rows(1000, 20, 20), 8, false},  {ARgCSRRows(), 8, false}};
     for (const auto &[r, D, sort] : order) {
       const bool gs = ARgCSRRowRule(r);
       const int  gD = ARgCSRChunkRule(r, gs);

@@ -87,14 +87,15 @@ __global__ void Windows(int64_t m, ARgCSRParams p, RowOrder ro, int64_t *__restr
 }
 
 /* ARgCSRRows on the device: per chunk size of ARgCSRWideD the rows' threads (r[d]), longest chunk (r[3 + d]), own slots
-   (r[6 + d]) and own slots in batches (r[9 + d]); the longest row r[12] */
-constexpr int kRowStats = 13;
+   (r[6 + d]) and own slots in batches (r[9 + d]); the longest row r[12]; the rows in batches r[13] */
+constexpr int kRowStats = 14;
 __global__ void RowChunks(int64_t m, const int *__restrict__ rp, unsigned long long *__restrict__ r)
 {
-  unsigned long long w[3] = {0, 0, 0}, c[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v8[3] = {0, 0, 0}, mx = 0;
+  unsigned long long w[3] = {0, 0, 0}, c[3] = {0, 0, 0}, v[3] = {0, 0, 0}, v8[3] = {0, 0, 0}, mx = 0, rs = 0;
   for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) {
     const int64_t L = rp[i + 1] - rp[i];
     mx              = Max<unsigned long long>(mx, (unsigned long long)L);
+    rs += (unsigned long long)ARgCSRBatchSlots(L);
 #pragma unroll
     for (int d = 0; d < 3; d++) {
       int64_t t, k, own, own8;
@@ -105,7 +106,10 @@ __global__ void RowChunks(int64_t m, const int *__restrict__ rp, unsigned long l
       v8[d] += (unsigned long long)own8;
     }
   }
-  for (int o = 16; o > 0; o >>= 1) mx = Max<unsigned long long>(mx, __shfl_xor_sync(kFull, mx, o));
+  for (int o = 16; o > 0; o >>= 1) {
+    mx = Max<unsigned long long>(mx, __shfl_xor_sync(kFull, mx, o));
+    rs += __shfl_xor_sync(kFull, rs, o);
+  }
 #pragma unroll
   for (int d = 0; d < 3; d++) {
     for (int o = 16; o > 0; o >>= 1) {
@@ -121,7 +125,10 @@ __global__ void RowChunks(int64_t m, const int *__restrict__ rp, unsigned long l
       atomicAdd(r + 9 + d, v8[d]);
     }
   }
-  if ((threadIdx.x & 31) == 0) atomicMax(r + 12, mx);
+  if ((threadIdx.x & 31) == 0) {
+    atomicMax(r + 12, mx);
+    atomicAdd(r + 13, rs);
+  }
 }
 
 /* the rows' lengths and positions, for the row order's sort */
@@ -356,7 +363,7 @@ static_assert(kBatch == 8 && kThreads % 32 == 0, "Fill: a batch of 32 threads is
   PACKED: the columns are 16-bit offsets packed by batch (col16, gbase, coff): a batch's 8 offsets come with one
   16-byte load, then all 8 values and x entries are loaded before the fmas (the same fmas in the same order).
 */
-template <bool ADD, bool PACKED, bool SKIP = false>
+template <bool ADD, bool PACKED>
 __device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
   extern __shared__ PetscScalar psum[]; /* BS */
@@ -382,10 +389,11 @@ __device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict_
         const unsigned o = (ws[u / 2] >> (16 * (u & 1))) & 0xFFFFu;
         c[u]             = o == kARgCSRPad16 ? -1 : base + (int)o;
       }
-      if (SKIP && c[0] < 0) break;
+      if (c[0] < 0) break; /* a batch of padding only: the chunk ended with the last batch */
 #pragma unroll
-      for (int u = 0; u < kBatch; u++) { /* unpredicated, in bounds (padding reads a value of the chunk and x[0]) */
-        a[u] = spmv::Ldcs(vp + (int64_t)(SKIP ? (c[u] >= 0 ? k + u : k) : Min(k + u, C - 1)) * BS);
+      for (int u = 0; u < kBatch; u++) { /* unpredicated; a padding slot reads the batch's first value again (no new
+                                            bytes: the same thread's load) and x[0] */
+        a[u] = spmv::Ldcs(vp + (int64_t)(c[u] >= 0 ? k + u : k) * BS);
         b[u] = spmv::Ldg(x + Max(c[u], 0));
       }
 #pragma unroll
@@ -435,10 +443,10 @@ __global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restr
 }
 /* one block a multiprocessor as the bound: ptxas then keeps a batch's 16 loads in flight (64 registers; at the default
    bound of 32 it issued one entry's loads at a time) */
-template <bool ADD, bool SKIP = false>
+template <bool ADD>
 __global__ void __launch_bounds__(1024, 1) SpMV16(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
-  SpMVBody<ADD, true, SKIP>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
+  SpMVBody<ADD, true>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
 }
 
 /* One warp per long row: its pieces' sums in a fixed order (lane-strided, then the shuffle-down tree) */
@@ -491,7 +499,6 @@ SPMV_KERNEL_MODULE(Windows); /* the first selection's builds: loaded ahead by sp
 
 class ARgCSR final : public SpMVFormat {
   ARgCSROptions      opt;
-  PetscBool          skip = PETSC_FALSE; /* experiment: padding value slots not read */
   ARgCSRParams       par;
   ARgCSRStats        st;
   ARgCSRHostLayout   host;
@@ -506,12 +513,11 @@ public:
   {
     PetscFunctionBegin;
     PetscCall(PetscOptionsInt("-mat_argcsr_block_size", "Threads per CUDA block = chunks per row group (a multiple of 32 in [32, 1024])", "MatSetType", opt.block_size, &opt.block_size, NULL));
-    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: 8 below 24 nonzeros a row; from 24 the largest of 16, 24, 32 within 3% of the fewest stored batch slots, where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
+    PetscCall(PetscOptionsInt("-mat_argcsr_desired_chunk_size", "Desired chunk size D: rows are grouped so that a group's chunk size (entries per thread) is at most D (default: 8 below 24 nonzeros a row; from 24 the longest row, one thread a row, where that reads 5% fewer batch slots and the longest row is at most 96 and twice the mean, else the largest of 16, 24, 32 within 3% of the fewest stored batch slots; where the 16-bit offsets fit)", "MatSetType", opt.chunk_size, &opt.chunk_size, NULL));
     PetscCall(PetscOptionsBool3("-mat_argcsr_index16", "Columns as 16-bit offsets from each group's smallest column, read by the batched kernel, where every group spans fewer than 65535 columns (default: where D >= 16)", "MatSetType", opt.index16, &opt.index16, NULL));
     PetscCall(PetscOptionsBool3("-mat_argcsr_sort_rows", "The rows of each window of 16*block size rows in order of decreasing length, so that a group holds rows of one length (default: where rows of unlike length in a group would pad 10% more value slots, from 24 nonzeros a row, and the 16-bit offsets still fit)", "MatSetType", opt.sort_rows, &opt.sort_rows, NULL));
     PetscCall(PetscOptionsInt("-mat_argcsr_sort_window", "Rows a window of the row order holds (default: 16*block size, the grouping's window)", "MatSetType", opt.sort_window, &opt.sort_window, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
-    PetscCall(PetscOptionsBool("-mat_argcsr_skip_padding", "experiment", "MatSetType", skip, &skip, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
     PetscCall(ARgCSRCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -699,7 +705,8 @@ public:
         rows.own[k]     = h[6 + k];
         rows.own8[k]    = h[9 + k];
       }
-      rows.maxlen = (int64_t)h[12];
+      rows.maxlen   = (int64_t)h[12];
+      rows.rowslots = h[13];
     }
     PetscCall(ARgCSRSetParams(opt, rows, &par));
     PetscCall(BuildLayout(A, s, &again));
@@ -734,10 +741,7 @@ public:
     const unsigned    G   = (unsigned)st.groups;
     const int4       *gi  = (const int4 *)dev.ginfo;
     const uint4      *c16 = (const uint4 *)dev.col16;
-    if (st.index16 && skip) {
-      if (add) SpMV16<true, true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
-      else SpMV16<false, true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
-    } else if (st.index16) {
+    if (st.index16) {
       if (add) SpMV16<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
       else SpMV16<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
     } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);

@@ -173,6 +173,7 @@ struct ARgCSRRows {
   int64_t  chunk[3]   = {0, 0, 0};
   uint64_t own[3]     = {0, 0, 0}; /* sum of w * c */
   uint64_t own8[3]    = {0, 0, 0}; /* sum of w * (c rounded up to batches of 8) */
+  uint64_t rowslots   = 0;         /* sum over the rows of L rounded up to batches of 8: one thread a row, its own chunk */
   double   Mean() const { return m ? (double)nnz / (double)m : 0.0; }
   /* the stored slots at ARgCSRWideD(k) if every thread's chunk were the longest, in whole batches of 8 */
   double Slots(int k) const { return (double)threads[k] * (double)(kARgCSRBatch * ((chunk[k] + kARgCSRBatch - 1) / kARgCSRBatch)); }
@@ -188,6 +189,8 @@ ARGCSR_HD inline void ARgCSRRowSlots(int64_t L, int k, int64_t *w, int64_t *c, i
   *own  = *w * *c;
   *own8 = *w * (kARgCSRBatch * ((*c + kARgCSRBatch - 1) / kARgCSRBatch));
 }
+/* a row of L entries in whole batches of 8 (ARgCSRRows::rowslots) */
+ARGCSR_HD inline int64_t ARgCSRBatchSlots(int64_t L) { return kARgCSRBatch * ((L + kARgCSRBatch - 1) / kARgCSRBatch); }
 /* does the default D take the 16-bit layout's chunk sizes (from 24 nonzeros a row; real scalars)? */
 inline bool ARgCSRWideRows(double mean)
 {
@@ -198,9 +201,9 @@ inline bool ARgCSRWideRows(double mean)
   return mean >= 24;
 #endif
 }
-/* ARgCSRChunkRule - the default D from the rows: 8 below 24 nonzeros a row (mean nnz/m); from 24 the largest of 16, 24
-   and 32 whose stored slots (ARgCSRRows::Slots: each row's threads times the longest chunk, in batches of 8) are within
-   3% of the fewest. Real scalars; complex: 8 (not measured).
+/* ARgCSRWideChunk - the chunk size from 24 nonzeros a row (ARgCSRChunkRule below 24: 8; complex: 8, not measured),
+   unless one thread a row is taken (ARgCSROneThread): the largest of 16, 24 and 32 whose stored slots (ARgCSRRows::Slots:
+   each row's threads times the longest chunk, in batches of 8; the rows' own where sorted) are within 3% of the fewest.
    Why: a thread of a row of L entries holds ceil(L/t) <= D of them, loaded in batches of 8, and a group's chunk size is
    its longest chunk, so the slots the kernel reads are the threads times that chunk; rows of L >= 24 fill 2-4 batches at
    D = 16-32, enough loads in flight to pay the batched kernel's halved occupancy (H200,
@@ -210,9 +213,8 @@ inline bool ARgCSRWideRows(double mean)
    132.6 (0.77 / 0.68 / 0.77), 27-point stencil 140.9 / 161.2 / 129.5 (0.82 / 0.57 / 0.82), EX5 53.0 / 51.6 / 51.2 (0.94
    each), band of 81 129.0 / 124.3 / 125.5 (0.84 each). On rows of varied length the longest chunk is near D and a larger D
    pads the rest: bcsstk13 64.5 / 67.4 / 68.8 (0.84 / 0.79 / 0.76), rows of 28-52 98.1 / - / 113.7 (0.84 / 0.78 / 0.69). */
-inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
+inline int ARgCSRWideChunk(const ARgCSRRows &r, bool sorted)
 {
-  if (!ARgCSRWideRows(r.Mean())) return kARgCSRDefaultD;
   const auto slots  = [&](int k) { return sorted ? r.SortedSlots(k) : r.Slots(k); };
   double     fewest = slots(0);
   for (int k = 1; k < 3; k++) fewest = std::min(fewest, slots(k));
@@ -220,10 +222,10 @@ inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
     if (slots(k) <= (1 + kARgCSRSlotTolerance) * fewest) return ARgCSRWideD(k);
   return ARgCSRWideD(0);
 }
-/* ARgCSRRowRule - the default row order (true: sorted), from 24 nonzeros a row (where the 16-bit layout's chunk sizes
-   apply: what was measured). Sorted where groups of rows of unlike length store kARgCSRSortGain (10%) more value slots
-   than groups of rows of one chunk size: ARgCSRRows::Mixing at ARgCSRChunkRule's D (every thread at the longest chunk,
-   against each row at its own). D is then ARgCSRChunkRule's over the sorted slots.
+/* ARgCSRMixedRows - the row order of the chunk sizes 16, 24, 32 (true: sorted). Sorted where groups of rows of unlike
+   length store kARgCSRSortGain (10%) more value slots than groups of rows of one chunk size: ARgCSRRows::Mixing at
+   ARgCSRWideChunk's D (every thread at the longest chunk, against each row at its own). D is then ARgCSRWideChunk's over
+   the sorted slots.
    Why: a group's chunk size is its longest chunk, so in CSR order every row of a group pads to the longest row's chunk;
    sorted, a group's rows are of nearly one length. But a group then gathers x from a window's columns, not from a few
    consecutive rows': on bcsstk13 DRAM throughput fell from 79% to 70% of the peak and the L2 served 20% of the loads
@@ -231,10 +233,56 @@ inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
    rows of 24-40 82.1 / 75.3 (1.20), of 28-52 98.6 / 93.0 (1.16), 20-60 98.5 / 93.7 (1.15), 10-70 98.9 / 95.1 (1.16),
    bcsstk13 kron 256 64.6 / 60.5 (1.16), 30-90 103.2 / 102.5 (1.10), EX5 kron 64 52.2 / 53.0 (1.06): the gain is about
    Mixing - 1.08, so the break-even lies near 1.08 and the rule asks for 1.10. */
+inline bool ARgCSRMixedRows(const ARgCSRRows &r)
+{
+  return ARgCSRWideRows(r.Mean()) && r.Mixing((ARgCSRWideChunk(r, false) - 16) / 8) >= 1 + kARgCSRSortGain;
+}
+/* ONE THREAD A ROW: D = the longest row, so that every row takes one thread and reads its own entries in whole batches of
+   8 (the kernel reads no padding value slot, so a thread of L entries reads 8 * ceil(L / 8) slots). At D = 16-32 a row of
+   L > D splits into threads that each round up to a batch: a row of 81 reads 3 x 32 slots at D = 32 and 88 at D = 81; rows
+   of 20-60 sorted read 1.16 slots a nonzero at D = 32 and 1.09 at one thread a row. Taken where
+   - the rows hold 24 or more nonzeros on average (the 16-bit layout's chunk sizes; ARgCSRWideRows),
+   - the longest row is at most kARgCSROneThreadMaxLen = 96 entries (12 batches: a thread's loads are a chain of batches,
+     and a group waits for its longest thread), and at most kARgCSROneThreadSpread = 2 times the mean (a group of sorted
+     rows takes as long as its longest: bcsstk13, rows of 5-95, mean 42, ran level at every D, while the bytes predicted
+     4% less),
+   - and its slots, in its own row order (sorted where the longest row stores kARgCSRSortGain more value slots than the
+     rows' own, as ARgCSRMixedRows), are kARgCSROneThreadGain = 5% fewer than those of ARgCSRWideChunk's D in
+     ARgCSRMixedRows' order.
+   H100 (session 45, s45a: floor-gather16 / argcsr, both skipping padding; the rule's D before / one thread a row): band of
+   81 0.930 / 0.953 (slots 1.185 / 1.086 a nonzero), band of 49 0.923 / 0.973 (1.306 / 1.143), rows of 20-60 sorted 0.928
+   / 0.954, 24-40 0.919 / 0.948, 16-48 0.936 / 0.974, 30-90 (CSR order at D 16 before) 0.888 / 0.942; level where the
+   slots are equal (band of 121, 27-point stencil); EX5 kron 64 (slots equal, rows 45 / 48) lost 3% at one thread a row. */
+constexpr int64_t kARgCSROneThreadMaxLen = 96;
+constexpr double  kARgCSROneThreadSpread = 2.0;
+constexpr double  kARgCSROneThreadGain   = 0.05;
+inline bool ARgCSROneThread(const ARgCSRRows &r, bool *sorted)
+{
+  *sorted = false;
+  if (!ARgCSRWideRows(r.Mean()) || r.maxlen > kARgCSROneThreadMaxLen || (double)r.maxlen > kARgCSROneThreadSpread * r.Mean()) return false;
+  const bool   s0 = ARgCSRMixedRows(r);
+  const int    k0 = (ARgCSRWideChunk(r, s0) - 16) / 8;
+  const double S0 = s0 ? r.SortedSlots(k0) : r.Slots(k0);
+  *sorted         = (double)r.m * (double)r.maxlen >= (1 + kARgCSRSortGain) * (double)r.nnz; /* Mixing at one thread a row */
+  const double S1 = *sorted ? (double)r.rowslots : (double)r.m * (double)ARgCSRBatchSlots(r.maxlen);
+  return (1 + kARgCSROneThreadGain) * S1 <= S0;
+}
+/* ARgCSRChunkRule - the default D for the row order sorted: kARgCSRDefaultD below 24 nonzeros a row; one thread a row
+   (D = the longest row) where ARgCSROneThread takes it in this order; else ARgCSRWideChunk's. */
+inline int ARgCSRChunkRule(const ARgCSRRows &r, bool sorted = false)
+{
+  bool one;
+  if (!ARgCSRWideRows(r.Mean())) return kARgCSRDefaultD;
+  if (ARgCSROneThread(r, &one) && one == sorted) return (int)r.maxlen;
+  return ARgCSRWideChunk(r, sorted);
+}
+/* ARgCSRRowRule - the default row order (true: sorted): one thread a row's where ARgCSROneThread takes it, else
+   ARgCSRMixedRows'. */
 inline bool ARgCSRRowRule(const ARgCSRRows &r)
 {
-  const int D = ARgCSRChunkRule(r);
-  return D >= kARgCSRIndex16MinD && r.Mixing((D - 16) / 8) >= 1 + kARgCSRSortGain;
+  bool one;
+  if (ARgCSROneThread(r, &one)) return one;
+  return ARgCSRMixedRows(r);
 }
 /* ARgCSRFallBack - the parameters to build again with where the 16-bit offsets were wanted but a group spans 65535
    columns or more: a rule-chosen row order goes back to CSR order (at CSR order's D), else a rule-chosen D above the

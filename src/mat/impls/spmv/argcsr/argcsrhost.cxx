@@ -28,6 +28,7 @@ ARgCSRRows ARgCSRHostRows(const SpMVHostCsr &A)
   for (PetscInt k = 0; k < A.m; k++) {
     const int64_t L = (int64_t)(A.i[k + 1] - A.i[k]);
     r.maxlen        = std::max(r.maxlen, L);
+    r.rowslots += (uint64_t)ARgCSRBatchSlots(L);
     for (int d = 0; d < 3; d++) {
       int64_t w, c, own, own8;
       ARgCSRRowSlots(L, d, &w, &c, &own, &own8);
