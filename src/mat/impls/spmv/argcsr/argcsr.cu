@@ -131,15 +131,6 @@ __global__ void RowChunks(int64_t m, const int *__restrict__ rp, unsigned long l
   }
 }
 
-/* experiment: each group's chunk size and index, for the launch order */
-__global__ void GroupChunks(int64_t G, const int *__restrict__ ginfo, int *__restrict__ len, int *__restrict__ pos)
-{
-  for (int64_t g = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; g < G; g += (int64_t)gridDim.x * blockDim.x) {
-    len[g] = ginfo[4 * g + 2];
-    pos[g] = (int)g;
-  }
-}
-
 /* the rows' lengths and positions, for the row order's sort */
 __global__ void Lengths(int64_t m, const int *__restrict__ rp, int *__restrict__ len, int *__restrict__ rows)
 {
@@ -373,10 +364,10 @@ static_assert(kBatch == 8 && kThreads % 32 == 0, "Fill: a batch of 32 threads is
   16-byte load, then all 8 values and x entries are loaded before the fmas (the same fmas in the same order).
 */
 template <bool ADD, bool PACKED>
-__device__ __forceinline__ void SpMVBody(const int *__restrict__ gorder, int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+__device__ __forceinline__ void SpMVBody(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
   extern __shared__ PetscScalar psum[]; /* BS */
-  const int       g = gorder ? __ldg(gorder + blockIdx.x) : (int)blockIdx.x, t = threadIdx.x, lane = t & 31;
+  const int       g = blockIdx.x, t = threadIdx.x, lane = t & 31;
   const int4      gi  = __ldg(ginfo + g);
   const int64_t   off = __ldg(goff + g);
   const uint32_t *h   = heads + (int64_t)g * nw;
@@ -446,16 +437,16 @@ __device__ __forceinline__ void SpMVBody(const int *__restrict__ gorder, int BS,
   }
 }
 template <bool ADD>
-__global__ void __launch_bounds__(1024) SpMV(const int *__restrict__ gorder, int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+__global__ void __launch_bounds__(1024) SpMV(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const int *__restrict__ col, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
-  SpMVBody<ADD, false>(gorder, BS, nw, ginfo, goff, heads, val, col, nullptr, nullptr, nullptr, perm, x, y, part);
+  SpMVBody<ADD, false>(BS, nw, ginfo, goff, heads, val, col, nullptr, nullptr, nullptr, perm, x, y, part);
 }
 /* one block a multiprocessor as the bound: ptxas then keeps a batch's 16 loads in flight (64 registers; at the default
    bound of 32 it issued one entry's loads at a time) */
 template <bool ADD>
-__global__ void __launch_bounds__(1024, 1) SpMV16(const int *__restrict__ gorder, int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
+__global__ void __launch_bounds__(1024, 1) SpMV16(int BS, int nw, const int4 *__restrict__ ginfo, const int64_t *__restrict__ goff, const uint32_t *__restrict__ heads, const PetscScalar *__restrict__ val, const uint4 *__restrict__ col16, const int *__restrict__ gbase, const int64_t *__restrict__ coff, const int *__restrict__ perm, const PetscScalar *__restrict__ x, PetscScalar *__restrict__ y, PetscScalar *__restrict__ part)
 {
-  SpMVBody<ADD, true>(gorder, BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
+  SpMVBody<ADD, true>(BS, nw, ginfo, goff, heads, val, nullptr, col16, gbase, coff, perm, x, y, part);
 }
 
 /* One warp per long row: its pieces' sums in a fixed order (lane-strided, then the shuffle-down tree) */
@@ -498,7 +489,6 @@ struct ARgCSRDeviceLayout {
   PetscScalar *val = nullptr, *part = nullptr;
   int         *gbase = nullptr; /* 16-bit offsets (argcsr.h): col is freed then */
   int         *perm  = nullptr; /* ROW ORDER (argcsr.h): the row at each position, nullptr in CSR order */
-  int         *gorder = nullptr; /* experiment: the groups in order of decreasing chunk size (launch order) */
   int64_t     *coff  = nullptr;
   uint16_t    *col16 = nullptr;
   std::size_t  bytes = 0;
@@ -509,7 +499,6 @@ SPMV_KERNEL_MODULE(Windows); /* the first selection's builds: loaded ahead by sp
 
 class ARgCSR final : public SpMVFormat {
   ARgCSROptions      opt;
-  PetscBool          lpt = PETSC_FALSE; /* experiment */
   ARgCSRParams       par;
   ARgCSRStats        st;
   ARgCSRHostLayout   host;
@@ -529,7 +518,6 @@ public:
     PetscCall(PetscOptionsBool3("-mat_argcsr_sort_rows", "The rows of each window of 16*block size rows in order of decreasing length, so that a group holds rows of one length (default: where rows of unlike length in a group would pad 10% more value slots, from 24 nonzeros a row, and the 16-bit offsets still fit)", "MatSetType", opt.sort_rows, &opt.sort_rows, NULL));
     PetscCall(PetscOptionsInt("-mat_argcsr_sort_window", "Rows a window of the row order holds (default: 16*block size, the grouping's window)", "MatSetType", opt.sort_window, &opt.sort_window, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_split_long_rows", "Rows longer than D*block size get groups of their own, combined by a second deterministic reduction (0: the paper, one group per row)", "MatSetType", opt.split_long, &opt.split_long, NULL));
-    PetscCall(PetscOptionsBool("-mat_argcsr_lpt", "experiment", "MatSetType", lpt, &lpt, NULL));
     PetscCall(PetscOptionsBool("-mat_argcsr_paper_grouping", "Group rows by the paper's rule (close a group once it holds more than D*block size nonzeros) instead of by thread need", "MatSetType", opt.paper_grouping, &opt.paper_grouping, NULL));
     PetscCall(ARgCSRCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -562,7 +550,7 @@ public:
   PetscErrorCode ReleaseDevice() override
   {
     PetscFunctionBegin;
-    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part, dev.gbase, dev.coff, dev.col16, dev.perm, dev.gorder}));
+    PetscCall(spmv::DeviceFree({dev.ginfo, dev.map, dev.col, dev.lrow, dev.lgroup, dev.lcount, dev.goff, dev.heads, dev.val, dev.part, dev.gbase, dev.coff, dev.col16, dev.perm}));
     dev = ARgCSRDeviceLayout();
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -677,16 +665,6 @@ public:
         PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
-    if (lpt) {
-      int *len = nullptr, *pos = nullptr;
-      PetscCall(spmv::DeviceAlloc(&dev.gorder, G, &dev.bytes, s));
-      PetscCall(spmv::DeviceAlloc(&len, G, nullptr, s));
-      PetscCall(spmv::DeviceAlloc(&pos, G, nullptr, s));
-      GroupChunks<<<GridFor(G), kThreads, 0, s>>>(G, dev.ginfo, len, pos);
-      SpMVCheckLaunch();
-      PetscCall(spmv::SortByLength(G, G, st.max_chunk, len, pos, dev.gorder, &tmp.p, &tmp.bytes, s));
-      PetscCall(spmv::DeviceFree({len, pos}, s));
-    }
     /* 4. the chunks */
     PetscCall(spmv::DeviceAlloc(&dev.val, st.stored, &dev.bytes, s));
     if (st.index16) {
@@ -764,10 +742,10 @@ public:
     const int4       *gi  = (const int4 *)dev.ginfo;
     const uint4      *c16 = (const uint4 *)dev.col16;
     if (st.index16) {
-      if (add) SpMV16<true><<<G, par.BS, shm, s>>>(dev.gorder, par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
-      else SpMV16<false><<<G, par.BS, shm, s>>>(dev.gorder, par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
-    } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(dev.gorder, par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
-    else SpMV<false><<<G, par.BS, shm, s>>>(dev.gorder, par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
+      if (add) SpMV16<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
+      else SpMV16<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, c16, dev.gbase, dev.coff, dev.perm, x, y, dev.part);
+    } else if (add) SpMV<true><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
+    else SpMV<false><<<G, par.BS, shm, s>>>(par.BS, par.nw, gi, dev.goff, dev.heads, dev.val, dev.col, dev.perm, x, y, dev.part);
     SpMVCheckLaunch();
     if (st.long_rows) {
       const int nl = (int)st.long_rows;
