@@ -80,13 +80,14 @@
                        the uint4 word coff[g] + b*BS + t (coalesced over t), padding 0xFFFF
    Taken only when every group spans fewer than 65535 columns (offsets <= 0xFFFE), else the 32-bit columns stay; the
    32-bit col[] is not kept on the device then. The kernel loads a thread's batch of 8 offsets with one 16-byte load
-   and then the 8 values and 8 x entries together, compiled with __launch_bounds__(1024, 1) (64 registers: at the
+   and then the 8 values and 8 x entries together (a padding slot reads the batch's first value again and x[0], so no
+   padding value is read from memory; a batch of padding only ends the chunk), compiled with __launch_bounds__(1024, 1) (64 registers: at the
    default bound of 32 ptxas issued one entry's loads at a time, and a 16-bit layout under that bound ran 0.90-0.99x
    the 32-bit one; SASS in bench/results/NOTES.md "Session 40"). The sums are the same fmas in the same order: the
    products equal the 32-bit layout's at the same D bit for bit.
    When: with D >= 16 (two batches a thread or more: the batched kernel's 8 loads in flight per thread pay for its
    half occupancy; at D = 8, one batch, it ran 0.81-0.91x), and D defaults by the rows (ARgCSRChunkRule: from 24 nonzeros
-   a row 16, 24 or 32 by the slots the batches store). If the offsets do not fit, a default D falls back to 8 with 32-bit columns
+   a row 16, 24 or 32 by the slots the batches store, or the longest row: ARgCSROneThread). If the offsets do not fit, a default D falls back to 8 with 32-bit columns
    (the layout is built again). H200, 16-bit D = 16 / 24 against 32-bit D = 8 (us, argcsr16-c.csv, run b for D = 8):
    bcsstk13 kron 256 (42 a row) 63.8 vs 71.4, 27-point n=120 142.2 vs 148.3, band of 49 137.7 vs 143.9, band of 81
    123.8 vs 158.2, EX5 kron 64 51.9 vs 62.2; nasa4704 (22 a row, stays at D = 8) 154.5 vs 151.1 at D = 16.
