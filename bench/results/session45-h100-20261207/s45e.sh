@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# session 45, call e: the final code on an H200 (the card of sessions 38-44): argcsr's GPU checks (run.sh check for
+# session 45, call e: the final code (asked for an H200, the card of sessions 38-44; ran on an H100): argcsr's GPU checks (run.sh check for
 # argcsr), call b's families (the default against the best of D 16/24/32 forced, spmv), and make bench.
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
