@@ -159,6 +159,8 @@ constexpr double kARgCSRSlotTolerance = 0.03;
 /* how many more value slots rows of unlike length in one group may cost before the rows are sorted (ARgCSRRowRule) */
 constexpr double kARgCSRSortGain = 0.10;
 ARGCSR_HD constexpr int ARgCSRWideD(int k) { return 16 + 8 * k; } /* k = 0, 1, 2: 16, 24, 32 */
+/* L entries (or slots) in whole batches of 8 */
+ARGCSR_HD constexpr int64_t ARgCSRBatchSlots(int64_t L) { return kARgCSRBatch * ((L + kARgCSRBatch - 1) / kARgCSRBatch); }
 /* a row of L entries at chunk size D: its threads w = ceil(L/D) (an empty row takes one) and chunk ceil(L/w) */
 ARGCSR_HD inline void ARgCSRRowChunk(int64_t L, int D, int64_t *w, int64_t *c)
 {
@@ -177,7 +179,7 @@ struct ARgCSRRows {
   uint64_t rowslots   = 0;         /* sum over the rows of L rounded up to batches of 8: one thread a row, its own chunk */
   double   Mean() const { return m ? (double)nnz / (double)m : 0.0; }
   /* the stored slots at ARgCSRWideD(k) if every thread's chunk were the longest, in whole batches of 8 */
-  double Slots(int k) const { return (double)threads[k] * (double)(kARgCSRBatch * ((chunk[k] + kARgCSRBatch - 1) / kARgCSRBatch)); }
+  double Slots(int k) const { return (double)threads[k] * (double)ARgCSRBatchSlots(chunk[k]); }
   /* the same if every group held rows of one chunk size (rows sorted by length): each row its own chunk */
   double SortedSlots(int k) const { return (double)own8[k]; }
   /* the value slots with every chunk the longest, against each row's own: what grouping rows of unlike length costs */
@@ -188,10 +190,8 @@ ARGCSR_HD inline void ARgCSRRowSlots(int64_t L, int k, int64_t *w, int64_t *c, i
 {
   ARgCSRRowChunk(L, ARgCSRWideD(k), w, c);
   *own  = *w * *c;
-  *own8 = *w * (kARgCSRBatch * ((*c + kARgCSRBatch - 1) / kARgCSRBatch));
+  *own8 = *w * ARgCSRBatchSlots(*c);
 }
-/* a row of L entries in whole batches of 8 (ARgCSRRows::rowslots) */
-ARGCSR_HD inline int64_t ARgCSRBatchSlots(int64_t L) { return kARgCSRBatch * ((L + kARgCSRBatch - 1) / kARgCSRBatch); }
 /* does the default D take the 16-bit layout's chunk sizes (from 24 nonzeros a row; real scalars)? */
 inline bool ARgCSRWideRows(double mean)
 {
