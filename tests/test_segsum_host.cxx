@@ -240,6 +240,8 @@ static void CheckLayout(const Csr &A, const SegSumOptions &o, const SegSumHostLa
     for (PetscInt r = 0; r < m; r++) anyempty |= A.i[r] == A.i[r + 1];
     const bool masks = o.masks && WT == 128 && !anyempty && !st.rowlanes && ntiles > 0;
     Check(st.masks == masks, "dcsr head masks %d, expected %d", (int)st.masks, (int)masks);
+    const bool worder = o.worder && !st.rowlanes && ntiles > 0; /* single-row tiles in the warp's order wherever the tiles run */
+    Check(st.worder == worder, "dcsr warp order %d, expected %d", (int)st.worder, (int)worder);
     if (masks) {
       g_masklayouts++;
       std::vector<unsigned> heads(4 * ntiles, 0u);
@@ -361,9 +363,12 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
       for (bool c16 : {false, true})
       for (PetscInt tile : tiles)
         for (PetscInt S : Ss)
-        for (PetscInt lanes : {-1, 0, 8, 16, 32}) { /* dcsr's row kernel: from the rows (-1), off, forced */
+        for (PetscInt lanes : {-1, 0, 8, 16, 32}) /* dcsr's row kernel: from the rows (-1), off, forced */
+        for (bool worder : {true, false}) {      /* dcsr: single-row tiles in the warp's order (default) or the lanes' */
           if (lanes != -1 && (!c16 || S != Ss[0])) continue;
+          if (!worder && (!c16 || lanes != 0)) continue;
           SegSumOptions o;
+          o.worder   = worder;
           o.tile     = tile;
           o.S        = S;
           o.c16      = c16;
@@ -372,7 +377,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           SegSumHostLayout L;
           SegSumStats      st;
           char             ctx[256];
-          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, row lanes %d, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, (int)lanes, exact ? "integer" : "real");
+          std::snprintf(ctx, sizeof(ctx), "%s%s, tile %d, S %d, row lanes %d%s, %s values", c16 ? "dcsr: " : "", A.name.c_str(), (int)tile, (int)S, (int)lanes, worder ? "" : ", lanes' order", exact ? "integer" : "real");
           g_context = ctx;
           if (SegSumBuildHostLayout(o, A.View(), &L, &st)) {
             Check(false, "build failed");
@@ -401,7 +406,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           cases++;
         }
     }
-    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
+    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1; tiles only, in the warp's and the lanes' order), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
   }
   (void)cases;
 }

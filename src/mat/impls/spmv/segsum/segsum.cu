@@ -55,6 +55,7 @@ struct Cols16<true> {
   const unsigned short *off  = nullptr; /* ntiles*W*T column offsets */
   const int            *base = nullptr; /* ntiles tile bases, -1: a wide tile (the CSR's columns) */
   const uint4          *heads = nullptr; /* ntiles head masks (SegSumUsesMasks), or none: the descriptor walk */
+  int                   worder = 0;       /* tiles inside one row in the warp's order (SegSumWarpOrder) */
 };
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -466,7 +467,24 @@ __device__ __forceinline__ void Fetch16(const Dev &D, const Cols16<true> &K, uns
   constexpr unsigned WT  = kW * T;
   const unsigned     nnz = (unsigned)D.nnz, e0 = tb + (unsigned)lane * T;
   const bool         full = tb + WT <= nnz;
-  if (EARLY) {
+  if (K.worder && full && lo == hi) { /* warp order: lane l holds entries l + W k, each offset unpacked to a word of its own (Gather16 adds the base) */
+    const unsigned e = tb + (unsigned)lane;
+    if (EARLY) {
+#pragma unroll
+      for (int k = 0; k < T; k++) {
+        unsigned short o;
+        asm volatile("ld.global.cs.u16 %0, [%1];" : "=h"(o) : "l"(K.off + e + kW * k));
+        s.c[k] = o;
+      }
+    }
+    s.base = __shfl_sync(kFull, tb16, j);
+#pragma unroll
+    for (int k = 0; k < T; k++) {
+      if (s.base < 0) s.c[k] = __ldcs(D.cj + e + kW * k);
+      else if (!EARLY) s.c[k] = __ldcs(K.off + e + kW * k);
+      s.v[k] = spmv::Ldcs(Vals<V>(D) + e + kW * k);
+    }
+  } else if (EARLY) {
     if (full) {
       LoadPackedEarly<T>(K.off + e0, s.c);
       LoadVals<T, V>(Vals<V>(D) + e0, 0, s.v);
@@ -499,14 +517,20 @@ __device__ __forceinline__ void Fetch16(const Dev &D, const Cols16<true> &K, uns
   }
 }
 
-/* dcsr: the stage's columns (unpacked where the tile is narrow and full) and its x entries */
+/* dcsr: the stage's columns (unpacked where the tile is narrow and full) and its x entries; w: the stage holds a full
+   tile inside one row in the warp's order (Fetch16's condition, from the tile's rows, not stored with the stage) */
 template <int T, typename V>
-__device__ __forceinline__ void Gather16(const Dev &D, const PetscScalar *__restrict__ x, unsigned tb, int lane, Stage16<T, V> &s, PetscScalar (&xv)[T])
+__device__ __forceinline__ void Gather16(const Dev &D, const PetscScalar *__restrict__ x, unsigned tb, int lane, bool w, Stage16<T, V> &s, PetscScalar (&xv)[T])
 {
   constexpr unsigned WT  = kW * T;
   const unsigned     nnz = (unsigned)D.nnz, e0 = tb + (unsigned)lane * T;
   if (tb + WT <= nnz) {
-    if (s.base >= 0) Unpack<T>(s.base, s.c);
+    if (w) {
+      if (s.base >= 0) {
+#pragma unroll
+        for (int k = 0; k < T; k++) s.c[k] += s.base;
+      }
+    } else if (s.base >= 0) Unpack<T>(s.base, s.c);
 #pragma unroll
     for (int k = 0; k < T; k++) xv[k] = spmv::Ldg(x + s.c[k]);
   } else {
@@ -548,7 +572,7 @@ __global__ void __launch_bounds__(kMaxThreads) SpMVKernel16(const Dev D, const P
     const int nxt_hi    = __shfl_sync(kFull, rb, min(i + 2, kW - 1));
     if (i + 1 < ntw) Fetch16<T, V, false, MASK>(D, K, tb + WT, lane, r_hi, nxt_hi, tb16, i + 1, nxt);
     PetscScalar xv[T];
-    Gather16<T, V>(D, x, tb, lane, cur, xv);
+    Gather16<T, V>(D, x, tb, lane, K.worder && r_lo == r_hi && tb + WT <= (unsigned)D.nnz, cur, xv);
     Tile<T, V, ADD, unsigned, false, MASK>(D, y, false, hb, rowOf, lane, tb, r_lo, r_hi, cur.pa, cur.pb, cur.v, xv, syncrow, slot, carry, pending, cur.hm);
     cur = nxt;
   }
@@ -914,6 +938,7 @@ public:
     PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
+    if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_warp_order", "Tiles inside one row are read in the warp's order (lane l: entries l, l+32, ...; each x gather reads 32 consecutive entries of the row) instead of consecutive entries a lane", "MatSetType", opt.worder, &opt.worder, NULL));
     if (!opt.c16) PetscCall(PetscOptionsBool("-mat_segsum_speculate", "Write segment sums to speculative rows (false: every tile takes its rows from the descriptor)", "MatSetType", opt.speculate, &opt.speculate, NULL));
     PetscCall(SegSumCheckOptions(opt));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -1064,6 +1089,8 @@ public:
       k16.off     = doff;
       k16.base    = dbase;
       st.masks    = SegSumUsesMasks(opt, st);
+      st.worder   = SegSumWarpOrder(opt, st);
+      k16.worder  = st.worder;
       if (st.masks) {
         PetscCall(spmv::DeviceAlloc(&dheads, st.ntiles, &bytes, s));
         PetscCallCUDA(cudaMemsetAsync(dheads, 0, st.ntiles * sizeof(uint4), s));
@@ -1143,7 +1170,7 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: carries between warps: %" PetscInt64_FMT " synchronizer slots in %" PetscInt64_FMT " rows (%" PetscInt64_FMT " rows over more than %d warps)\n", opt.name, st.nslots, st.nruns, st.nlongruns, kSegSumShortRun));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? (st.masks ? "the kernel reads the CSR's values, and its columns in wide tiles only (narrow tiles: the 16-bit offsets; the row starts from the head masks; both counted in the auxiliary arrays)" : "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)") : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
     if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
-    else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
+    else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.worder ? ", tiles inside one row in the warp's order" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets or head masks, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -1182,7 +1209,7 @@ public:
       PetscCall(spmv::Download(off, doff));
       PetscCheck(off == ref.c16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device column offsets differ from the host reference");
     }
-    PetscCheck(rst.masks == st.masks, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: head masks on the device %d, host reference %d", (int)st.masks, (int)rst.masks);
+    PetscCheck(rst.masks == st.masks && rst.worder == st.worder, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: head masks on the device %d, host reference %d; warp order %d, %d", (int)st.masks, (int)rst.masks, (int)st.worder, (int)rst.worder);
     if (st.masks) {
       std::vector<unsigned> hm(4 * st.ntiles);
       PetscCall(spmv::Download(hm, reinterpret_cast<const unsigned *>(dheads)));

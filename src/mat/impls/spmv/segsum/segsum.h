@@ -83,6 +83,7 @@ struct SegSumOptions {
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
   PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
+  PetscBool worder    = PETSC_TRUE;  /* dcsr: tiles inside one row read in the warp's order (SegSumWarpOrder) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
@@ -105,6 +106,7 @@ struct SegSumStats {
   int64_t  maxrow = 0;    /* dcsr: the longest row */
   int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
   bool     masks = false; /* dcsr: the tile kernel reads head masks (SegSumUsesMasks) */
+  bool     worder = false; /* dcsr: the tile kernel reads tiles inside one row in the warp's order (SegSumWarpOrder) */
 };
 /* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
    every row start of a tile (16 bytes a tile), built once with the layout; the kernel then reads a tile's
@@ -117,6 +119,14 @@ struct SegSumStats {
    nonzeros a row, level (-0.7% to +1.5%) on rows of 22-49; H200, 2.5-2.7% faster on rows of 42 and 49, level
    elsewhere */
 inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.masks && s.T == 4 && s.nempty == 0 && !s.rowlanes && s.ntiles > 0; }
+/* dcsr's warp order for tiles inside one row: a full tile that lies inside one row (the fast track: one warp sum, no
+   segments) is read with lane l holding entries l, l + 32, ..., l + 32 (T-1) instead of its T consecutive entries, so
+   that each x gather of the warp reads 32 consecutive entries of the row (the gather floor's order) and not 32 entries
+   T apart. Nothing else changes: the same bytes, the same warp sum (the lane's T products in order, then the xor
+   butterfly), which the host reference executes in the same order. Where it matters: long rows (rows of hundreds or
+   thousands of nonzeros, as in power-law graphs and heavy-tailed meshes), whose tiles are mostly inside one row and
+   whose columns are close together, so the warp's gather touches fewer sectors and cache lines. */
+inline bool SegSumWarpOrder(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.worder && !s.rowlanes && s.ntiles > 0; }
 inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0) + (s.masks ? 16 * s.ntiles : 0); }
 /* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
    ones, the tile bases), row offsets, tile boundaries (the synchronizer and the empty rows are left out: small) */

@@ -100,6 +100,7 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
     for (PetscInt r = 0; r < m; r++) st->maxrow = std::max<int64_t>(st->maxrow, A.i[r + 1] - A.i[r]);
     st->rowlanes = SegSumRowLanes(o, m, st->nnz, st->maxrow);
     st->masks    = SegSumUsesMasks(o, *st);
+    st->worder   = SegSumWarpOrder(o, *st);
     if (st->masks) {
       L->heads.assign(4 * st->ntiles, 0u);
       for (PetscInt r = 0; r < m; r++) {
@@ -152,9 +153,10 @@ struct Warp {
       r_hi               = L.bound[t0 + i + 1];
       for (int e = 0; e < WT; e++) p[e] = tb + e < nnz ? A.a[tb + e] * x[Col(t0 + i, tb + e)] : 0.0;
       if (r_lo == r_hi) { /* fast track: the tile lies inside one row */
+        const bool w = st.worder && tb + WT <= nnz; /* dcsr: lane l holds entries l + 32 k (SegSumWarpOrder) */
         for (int l = 0; l < kSegSumW; l++) {
-          PetscScalar s = p[l * T];
-          for (int k = 1; k < T; k++) s = s + p[l * T + k];
+          PetscScalar s = p[w ? l : l * T];
+          for (int k = 1; k < T; k++) s = s + p[w ? l + kSegSumW * k : l * T + k];
           c[l] = s;
         }
         for (int o = 16; o > 0; o >>= 1) {
