@@ -175,9 +175,12 @@ expect_error dcsr_bad_tile    "mat_dcsr_tile"              ex19_type dcsr -mat_d
 expect_error dcsr_bad_warps   "mat_dcsr_warps_per_block"   ex19_type dcsr -mat_dcsr_warps_per_block 9
 expect_error dcsr_bad_lanes   "mat_dcsr_row_lanes"         ex19_type dcsr -mat_dcsr_row_lanes 3
 # dcsr's kernels: ex19's 20 nonzeros a row (no empty row) take the tiles with head masks by default, the walk over the row
-# offsets with -mat_dcsr_head_masks 0, the row kernel (long rows) when forced; the solve the same
+# offsets with -mat_dcsr_head_masks 0, the row kernel (long rows) when forced; the solve the same; tiles inside one row in
+# the warp's order by default, in the lanes' with -mat_dcsr_warp_order 0
 run dcsr_view_kernel_tiles    grep_run "dcsr: kernel: tiles with head masks (longest row 20" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
 run dcsr_view_kernel_walk     grep_run "dcsr: kernel: tiles (longest row 20" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1 -mat_dcsr_head_masks 0
+run dcsr_view_warp_order     grep_run "tiles inside one row: read in the warp's order" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
+run dcsr_view_lanes_order    grep_run "tiles inside one row: read in the lanes' order" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1 -mat_dcsr_warp_order 0
 run dcsr_view_kernel_rows     grep_run "dcsr: kernel: rows, 8 lanes a row" ex19_type dcsr -mat_dcsr_row_lanes 8 -mat_view ::ascii_info -snes_max_it 1
 run dcsr_row_kernel_solve     grep_run "Number of SNES iterations = 2" ex19_type dcsr -mat_dcsr_row_lanes 16
 # dcsr's view: its 16-bit tiles and the bytes a product reads per nonzero (ex19's columns are local: every tile narrow)
