@@ -16,7 +16,8 @@ OUT=$O/runsh TYPES="dcsr spmv" timeout 240 bash tests/gpu/run.sh check sanitize 
 grep -E "^FAIL|passed|failed" $O/runsh.log | tail -4 >> $O/summary.txt
 PETSC_OPTIONS="-mat_spmv_wait 0" timeout 60 $B/test_poly_single -type dcsr > $O/poly_single_dcsr.log 2>&1; echo "poly_single dcsr rc=$?" >> $O/summary.txt
 PETSC_OPTIONS="-mat_spmv_wait 0" timeout 90 compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_poly_single -type aijcusparse -check product -formats dcsr > $O/poly_single_race.log 2>&1; echo "poly_single racecheck dcsr rc=$?" >> $O/summary.txt
-(DEVB=/opt/devc BUNDLE=.dev/bundle-complex.tar.xz OUT=$O/cx TYPES="dcsr spmv" timeout 150 bash tests/gpu/complex.sh check sanitize > $O/complex.log 2>&1; echo "complex check sanitize rc=$? $(date -u +%T)" >> $O/summary.txt)
+mkdir -p /opt/devc && tar -C /opt/devc -xJf .dev/bundle-cslim.tar.xz && ln -sfn /opt/devb/syslib /opt/devc/syslib && ln -sfn /opt/devb/extra/matrices /opt/devc/extra/matrices # the complex bundle without what the real one has
+(DEVB=/opt/devc OUT=$O/cx TYPES="dcsr spmv" timeout 150 bash tests/gpu/complex.sh check sanitize > $O/complex.log 2>&1; echo "complex check sanitize rc=$? $(date -u +%T)" >> $O/summary.txt)
 grep -E "^FAIL|passed|failed" $O/complex.log | tail -4 >> $O/summary.txt
 wait
 export PETSC_OPTIONS="-mat_spmv_wait 0"
