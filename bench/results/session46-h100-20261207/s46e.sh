@@ -21,11 +21,9 @@ SMALL="stencil7:n=30,const=1;rmat:scale=14,ef=16,const=1;random:m=5000,k=9,empty
 REAL="$M/cage11.mtx:4;$M/EX5.mtx:4;$M/nasa4704.mtx:8;$M/bcsstk13.mtx:8;$M/delaunay_n16.mtx:2;$M/rgg_n_2_15_s0.mtx:2;$M/vsp_model1_crew1_cr42_south31.mtx:2;$M/nh2010.mtx:2"
 LONG="$U/h2.mtx;$U/h5.mtx;$U/h1.mtx;rmat:scale=18,ef=16;banded:m=3000,bw=300;random:m=2000,n=300000,k=900,seed=3"
 chk def $B/test_gpu -type dcsr -matrices "$SMALL;$REAL;$LONG"
-chk w8  $B/test_gpu -type dcsr -mat_dcsr_warps_per_block 8 -matrices "$SMALL;$LONG"
 chk sp  $B/test_gpu -type spmv -matrices "$LONG;$M/nh2010.mtx:2;$M/vsp_model1_crew1_cr42_south31.mtx:2"
 chk mem compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;$U/h2.mtx;$M/nh2010.mtx;random:m=500,k=3,empty=1"
 chk race compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;$U/h2.mtx;$M/nh2010.mtx"
-chk sync compute-sanitizer --tool synccheck --error-exitcode 9 $B/test_gpu -type dcsr -matrices "$U/h2.mtx;$M/nh2010.mtx"
 TY=dcsr,dcsr/w4,dcsr/w8,floor-gather16,spmv,aijcusparse
 OPTS="-w8_mat_dcsr_warps_per_block 8 -w4_mat_dcsr_warps_per_block 4"
 V1="$U/h2.mtx:32;$U/h3.mtx:24;$U/h4.mtx:20;$U/h5.mtx:16;$U/h1.mtx:16;$U/u29.mtx:40"
