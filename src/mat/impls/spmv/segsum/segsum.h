@@ -84,6 +84,7 @@ struct SegSumOptions {
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
   PetscBool masks     = PETSC_TRUE;  /* dcsr: tile head masks instead of the descriptor walk, where there are no empty rows (SegSumUsesMasks) */
   PetscBool worder    = PETSC_TRUE;  /* dcsr: tiles inside one row read in the warp's order (SegSumWarpOrder) */
+  PetscBool wgather   = PETSC_FALSE; /* dcsr: tiles across rows gather x in the warp's order (SegSumWarpGathers) */
   const char *name    = "segsum";    /* the format's root name: options -mat_<name>_*, messages */
 };
 constexpr int64_t kSegSumSpan16 = 65535; /* the largest column range of a narrow (16-bit) tile */
@@ -107,6 +108,7 @@ struct SegSumStats {
   int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
   bool     masks = false; /* dcsr: the tile kernel reads head masks (SegSumUsesMasks) */
   bool     worder = false; /* dcsr: the tile kernel reads tiles inside one row in the warp's order (SegSumWarpOrder) */
+  bool     wgather = false; /* dcsr: the tile kernel gathers x in the warp's order in tiles across rows (SegSumWarpGathers) */
   int64_t  xgroups = 0, xsampled = 0; /* dcsr, warps from the x footprint: distinct 4-column groups in the sampled windows, their nonzeros */
 };
 /* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
@@ -128,6 +130,13 @@ inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { retu
    thousands of nonzeros, as in power-law graphs and heavy-tailed meshes), whose tiles are mostly inside one row and
    whose columns are close together, so the warp's gather touches fewer sectors and cache lines. */
 inline bool SegSumWarpOrder(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.worder && !s.rowlanes && s.ntiles > 0; }
+/* dcsr's warp gathers: a full tile across rows is summed in the lanes' order (lane l: entries T l .. T l + T-1, the
+   segmented sum), but its columns are read, and x gathered, in the warp's order (lane l: entries l + 32 k), and the x
+   entries then pass to the lanes' order through the warp's shared memory (W T scalars a warp). The sums are those of
+   the lanes' order, bit for bit (nothing changes on the host). Where it matters: rows of tens of nonzeros whose
+   columns run in blocks (FEM matrices): 32 entries 4 apart reach about 4 times the x sectors of 32 consecutive ones
+   (the compressed floor, which gathers in the warp's order, ran 1.08-1.18x the lanes' order there, session 31). */
+inline bool SegSumWarpGathers(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.wgather && !s.rowlanes && s.ntiles > 0; }
 /* dcsr's warps a block from the x footprint (-mat_dcsr_warps_per_block 0, the default). The tile kernel runs 32 warps an
    SM at its 64 registers, as blocks of 4 warps (8 blocks an SM) or of 8 (4 blocks): the same occupancy, but the warps of
    a block hold consecutive tiles, so with 8 warps a block the SM's warps gather x from 4 stretches of the matrix instead
