@@ -3,7 +3,8 @@
 # or more distinct 4-column groups a nonzero, 64 windows sampled on the GPU; else 4), session 46's f563f5c applied again.
 # Checks: test_gpu dcsr (Verify compares the sampled counts and the warps with the host reference), spmv, memcheck and
 # racecheck (the footprint kernel's block sort). Then call d's 22 matrices and 8 not measured before (fresh seeds and
-# sizes): dcsr by the rule against 4 and 8 forced, the compressed floor, spmv, aijcusparse.
+# sizes): dcsr by the rule against 4 and 8 forced, the compressed floor, spmv, aijcusparse. With them dcsr's warp gathers
+# (-mat_dcsr_warp_gathers, 7bbafa2, off by default): its checks (test_gpu, memcheck, racecheck) and dcsr/wg in the bench.
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
 . /opt/devb/env.sh; E=/opt/devb/extra
@@ -23,11 +24,17 @@ LONG="$U/h2.mtx;$U/h5.mtx;$U/h1.mtx;$U/n2.mtx;rmat:scale=18,ef=16;banded:m=3000,
 chk def $B/test_gpu -type dcsr -matrices "$SMALL;$REAL;$LONG"
 chk view $B/test_gpu -type dcsr -matrices "$U/h2.mtx;$M/cage11.mtx" -mat_view ::ascii_info
 grep "x footprint" $O/view.log >> $O/summary.txt
+chk wg $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "$SMALL;$REAL;$LONG"
+chk wgview $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "$M/bcsstk13.mtx" -mat_view ::ascii_info
+grep "across rows" $O/wgview.log >> $O/summary.txt
 chk sp  $B/test_gpu -type spmv -matrices "$LONG;$M/nh2010.mtx:2;$M/vsp_model1_crew1_cr42_south31.mtx:2"
 chk mem compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;$U/h2.mtx;$M/nh2010.mtx;random:m=500,k=3,empty=1"
 chk race compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;$M/nh2010.mtx"
-TY=dcsr,dcsr/w4,dcsr/w8,floor-gather16,spmv,aijcusparse
-OPTS="-w8_mat_dcsr_warps_per_block 8 -w4_mat_dcsr_warps_per_block 4"
+chk wgmem compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;$M/bcsstk13.mtx;$U/h2.mtx"
+chk wgrace compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;$M/bcsstk13.mtx;$M/nh2010.mtx"
+chk wgsync compute-sanitizer --tool synccheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;$M/bcsstk13.mtx"
+TY=dcsr,dcsr/w4,dcsr/w8,dcsr/wg,floor-gather16,spmv,aijcusparse
+OPTS="-w8_mat_dcsr_warps_per_block 8 -w4_mat_dcsr_warps_per_block 4 -wg_mat_dcsr_warp_gathers 1"
 V1="$U/h2.mtx:32;$U/h3.mtx:24;$U/h4.mtx:20;$U/h5.mtx:16;$U/h1.mtx:16;$U/u29.mtx:40;$M/nh2010.mtx:64;$M/vsp_model1_crew1_cr42_south31.mtx:64"
 V2="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16;$M/nasa4704.mtx:400;$M/delaunay_n16.mtx:128;stencil7:n=150"
 V3="$M/bcsstk13.mtx:256;$M/rgg_n_2_15_s0.mtx:128;$M/cti.mtx:256;$M/EX5.mtx:64;banded:m=1000000,bw=24;random:m=3000000,k=12,seed=7;rmat:scale=20,ef=24,seed=3"
@@ -52,5 +59,13 @@ for m, d in by.items():
         print('%-30s rule %.1f w4 %.1f w8 %.1f | rule vs w4 %.3f, vs best %.3f | floor16/rule %.3f | spmv %s %.3fx cu' % (m.split('/')[-1][:30], t['dcsr'], t['dcsr/w4'], t['dcsr/w8'], t['dcsr/w4'] / t['dcsr'], best / t['dcsr'], t['floor-gather16'] / t['dcsr'], d['spmv'][1], t['aijcusparse'] / t['spmv']))
     except Exception as e: print(m, 'incomplete', e)
 print('rule vs 4 warps, geomean %.4f' % math.exp(sum(g) / len(g)))
+h = []
+for m, d in by.items():
+    try:
+        t = {k: v[0] for k, v in d.items()}
+        h.append(math.log(t['dcsr'] / t['dcsr/wg']))
+        print('%-30s warp gathers vs rule %.3f | floor16/wg %.3f' % (m.split('/')[-1][:30], t['dcsr'] / t['dcsr/wg'], t['floor-gather16'] / t['dcsr/wg']))
+    except Exception as e: print(m, 'incomplete', e)
+print('warp gathers vs rule, geomean %.4f' % math.exp(sum(h) / len(h)))
 PY
 cd $OUT && tar czf s47a.tar.gz s47a && rm -rf s47a
