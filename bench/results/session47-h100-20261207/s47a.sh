@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# session 47, call a: dcsr's warps a block from the x footprint (SegSumWarps: 8 where 1024 consecutive nonzeros reach 0.35
+# session 47, call a (did not run: no device machine was lent in session 47). Run it on main with warps-gathers.diff applied
+# (git apply bench/results/session47-h100-20261207/warps-gathers.diff; make gpu): dcsr's warps a block from the x footprint (SegSumWarps: 8 where 1024 consecutive nonzeros reach 0.35
 # or more distinct 4-column groups a nonzero, 64 windows sampled on the GPU; else 4), session 46's f563f5c applied again.
 # Checks: test_gpu dcsr (Verify compares the sampled counts and the warps with the host reference), spmv, memcheck and
 # racecheck (the footprint kernel's block sort). Then call d's 22 matrices and 8 not measured before (fresh seeds and

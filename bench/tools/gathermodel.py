@@ -1,0 +1,75 @@
+# dcsr's x gathers, counted on a pattern (issue #29; bench/results/NOTES.md, "Session 47"): for 128-nonzero tiles (32
+# lanes x 4), the distinct 32-byte x sectors (4 fp64 columns) and 128-byte lines (16 columns) that the warp's four gather
+# instructions touch, a nonzero, in the lanes' order (instruction k: entries 4 l + k, dcsr's tile kernel) and in the
+# warp's order (instruction k: entries 32 k + l, the compressed floor and the warp gathers); tiles inside one row; and
+# the x footprint of SegSumWarps (distinct 4-column groups a nonzero in 64 windows of 1024 consecutive nonzeros, evenly
+# spaced). A kron(I_k, A) copy repeats A's tiles, so A's counts stand for it.
+#   python3 gathermodel.py file.mtx|heavy:m,s,seed|uniform:m,lo,hi,seed|stencil7:n ...   (needs numpy)
+import sys, random
+import numpy as np
+
+def load_mtx(path):
+    with open(path) as f:
+        head = f.readline(); sym = 'symmetric' in head or 'hermitian' in head
+        line = f.readline()
+        while line.startswith('%'): line = f.readline()
+        m = int(line.split()[0])
+        d = np.loadtxt(f, usecols=(0, 1), dtype=np.int64, ndmin=2)
+    r, c = d[:, 0] - 1, d[:, 1] - 1
+    if sym:
+        off = r != c
+        r, c = np.concatenate([r, c[off]]), np.concatenate([c, r[off]])
+    return m, r, c
+
+def heavy(m, s, seed):  # bench/tools/heavylocal.py's rows
+    rng = random.Random(seed); r = []; c = []
+    for i in range(m):
+        L = int(min(2000.0, s / rng.uniform(1e-3, 1.0) ** 1.2)); cols = {i}
+        for _ in range(L): cols.add(min(m - 1, max(0, i + rng.randint(-3000, 3000))))
+        r += [i] * len(cols); c += sorted(cols)
+    return m, np.array(r), np.array(c)
+
+def uniform(m, lo, hi, seed):  # bench/tools/uniformlocal.py's rows
+    rng = random.Random(seed); r = []; c = []; w = 2 * hi
+    for i in range(m):
+        L = rng.randint(lo, hi); a, b = max(0, i - w), min(m - 1, i + w)
+        cols = set(rng.sample(range(a, b + 1), min(L, b - a + 1))); cols.add(i)
+        r += [i] * len(cols); c += sorted(cols)
+    return m, np.array(r), np.array(c)
+
+def stencil7(n):
+    g = np.arange(n ** 3).reshape(n, n, n); r = []; c = []
+    for d in ((-1, 0, 0), (0, -1, 0), (0, 0, -1), (0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)):
+        src = g[max(0, -d[0]):n - max(0, d[0]), max(0, -d[1]):n - max(0, d[1]), max(0, -d[2]):n - max(0, d[2])]
+        dst = g[max(0, d[0]):n - max(0, -d[0]) or None, max(0, d[1]):n - max(0, -d[1]) or None, max(0, d[2]):n - max(0, -d[2]) or None]
+        r.append(src.ravel()); c.append(dst.ravel())
+    return n ** 3, np.concatenate(r), np.concatenate(c)
+
+def distinct(a):  # distinct values along the last axis, summed
+    s = np.sort(a, axis=-1)
+    return int((np.diff(s, axis=-1) != 0).sum() + s[..., :1].size)
+
+def model(name, m, r, c):
+    o = np.lexsort((c, r)); r, c = r[o], c[o]
+    keep = np.ones(len(r), bool); keep[1:] = (r[1:] != r[:-1]) | (c[1:] != c[:-1]); r, c = r[keep], c[keep]
+    nnz = len(c); nt = nnz // 128
+    tc, tr = c[:nt * 128].reshape(nt, 128), r[:nt * 128].reshape(nt, 128)
+    out = {}
+    for unit, key in ((4, 'sect'), (16, 'line')):
+        u = tc // unit
+        lanes = distinct(u.reshape(nt, 32, 4).transpose(0, 2, 1))  # instruction k: lanes l = 0..31 read entry 4 l + k
+        warp = distinct(u.reshape(nt, 4, 32))                      # instruction k: entries 32 k .. 32 k + 31
+        out[key] = (lanes / (nt * 128), warp / (nt * 128))
+    groups = sampled = 0
+    for k in range(64):
+        s = nnz * k // 64; w = c[s:s + 1024] >> 2
+        groups += len(np.unique(w)); sampled += len(w)
+    print('%-24s %9d nnz %7.1f a row, tiles inside one row %.2f | sectors a nnz: lanes %.3f warp %.3f (%.2fx) | lines: lanes %.3f warp %.3f | x footprint %.3f'
+          % (name, nnz, nnz / m, (tr[:, 0] == tr[:, -1]).mean(), out['sect'][0], out['sect'][1], out['sect'][0] / out['sect'][1], out['line'][0], out['line'][1], groups / sampled))
+
+for a in sys.argv[1:]:
+    kind, _, arg = a.partition(':')
+    if kind == 'heavy': model(a, *heavy(int(arg.split(',')[0]), float(arg.split(',')[1]), int(arg.split(',')[2])))
+    elif kind == 'uniform': model(a, *uniform(*map(int, arg.split(','))))
+    elif kind == 'stencil7': model(a, *stencil7(int(arg)))
+    else: model(a.split('/')[-1], *load_mtx(a))
