@@ -4,7 +4,7 @@
 # warp's order (instruction k: entries 32 k + l, the compressed floor and the warp gathers); tiles inside one row; and
 # the x footprint of SegSumWarps (distinct 4-column groups a nonzero in 64 windows of 1024 consecutive nonzeros, evenly
 # spaced). A kron(I_k, A) copy repeats A's tiles, so A's counts stand for it.
-#   python3 gathermodel.py file.mtx|heavy:m,s,seed|uniform:m,lo,hi,seed|stencil7:n ...   (needs numpy)
+#   python3 gathermodel.py file.mtx|heavy:m,s,seed|uniform:m,lo,hi,seed|stencil7:n|stencil27:n ...   (needs numpy)
 import sys, random
 import numpy as np
 
@@ -37,9 +37,10 @@ def uniform(m, lo, hi, seed):  # bench/tools/uniformlocal.py's rows
         r += [i] * len(cols); c += sorted(cols)
     return m, np.array(r), np.array(c)
 
-def stencil7(n):
+def stencil(n, points):  # bench_spmv's stencil7 / stencil27 patterns on an n^3 grid
     g = np.arange(n ** 3).reshape(n, n, n); r = []; c = []
-    for d in ((-1, 0, 0), (0, -1, 0), (0, 0, -1), (0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)):
+    offs = [(a, b, e) for a in (-1, 0, 1) for b in (-1, 0, 1) for e in (-1, 0, 1) if points == 27 or abs(a) + abs(b) + abs(e) <= 1]
+    for d in offs:
         src = g[max(0, -d[0]):n - max(0, d[0]), max(0, -d[1]):n - max(0, d[1]), max(0, -d[2]):n - max(0, d[2])]
         dst = g[max(0, d[0]):n - max(0, -d[0]) or None, max(0, d[1]):n - max(0, -d[1]) or None, max(0, d[2]):n - max(0, -d[2]) or None]
         r.append(src.ravel()); c.append(dst.ravel())
@@ -71,5 +72,5 @@ for a in sys.argv[1:]:
     kind, _, arg = a.partition(':')
     if kind == 'heavy': model(a, *heavy(int(arg.split(',')[0]), float(arg.split(',')[1]), int(arg.split(',')[2])))
     elif kind == 'uniform': model(a, *uniform(*map(int, arg.split(','))))
-    elif kind == 'stencil7': model(a, *stencil7(int(arg)))
+    elif kind in ('stencil7', 'stencil27'): model(a, *stencil(int(arg), int(kind[7:])))
     else: model(a.split('/')[-1], *load_mtx(a))
