@@ -5,8 +5,10 @@
 # the x footprint of SegSumWarps (distinct 4-column groups a nonzero in 64 windows of 1024 consecutive nonzeros, evenly
 # spaced). A kron(I_k, A) copy repeats A's tiles, so A's counts stand for it.
 #   python3 gathermodel.py file.mtx|heavy:m,s,seed|uniform:m,lo,hi,seed|stencil7:n|stencil27:n ...   (needs numpy)
-import sys, random
+import os, sys
 import numpy as np
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import heavylocal, uniformlocal  # the generators' own rows
 
 def load_mtx(path):
     with open(path) as f:
@@ -21,21 +23,8 @@ def load_mtx(path):
         r, c = np.concatenate([r, c[off]]), np.concatenate([c, r[off]])
     return m, r, c
 
-def heavy(m, s, seed):  # bench/tools/heavylocal.py's rows
-    rng = random.Random(seed); r = []; c = []
-    for i in range(m):
-        L = int(min(2000.0, s / rng.uniform(1e-3, 1.0) ** 1.2)); cols = {i}
-        for _ in range(L): cols.add(min(m - 1, max(0, i + rng.randint(-3000, 3000))))
-        r += [i] * len(cols); c += sorted(cols)
-    return m, np.array(r), np.array(c)
-
-def uniform(m, lo, hi, seed):  # bench/tools/uniformlocal.py's rows
-    rng = random.Random(seed); r = []; c = []; w = 2 * hi
-    for i in range(m):
-        L = rng.randint(lo, hi); a, b = max(0, i - w), min(m - 1, i + w)
-        cols = set(rng.sample(range(a, b + 1), min(L, b - a + 1))); cols.add(i)
-        r += [i] * len(cols); c += sorted(cols)
-    return m, np.array(r), np.array(c)
+def from_rows(rs):  # the row lists of heavylocal.rows / uniformlocal.rows as COO arrays
+    return len(rs), np.repeat(np.arange(len(rs)), [len(c) for c in rs]), np.concatenate([np.array(c) for c in rs])
 
 def stencil(n, points):  # bench_spmv's stencil7 / stencil27 patterns on an n^3 grid
     g = np.arange(n ** 3).reshape(n, n, n); r = []; c = []
@@ -70,7 +59,7 @@ def model(name, m, r, c):
 
 for a in sys.argv[1:]:
     kind, _, arg = a.partition(':')
-    if kind == 'heavy': model(a, *heavy(int(arg.split(',')[0]), float(arg.split(',')[1]), int(arg.split(',')[2])))
-    elif kind == 'uniform': model(a, *uniform(*map(int, arg.split(','))))
+    if kind == 'heavy': model(a, *from_rows(heavylocal.rows(int(arg.split(',')[0]), float(arg.split(',')[1]), int(arg.split(',')[2]))))
+    elif kind == 'uniform': model(a, *from_rows(uniformlocal.rows(*map(int, arg.split(',')))))
     elif kind in ('stencil7', 'stencil27'): model(a, *stencil(int(arg), int(kind[7:])))
     else: model(a.split('/')[-1], *load_mtx(a))
