@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# session 47, call a (did not run: no device machine was lent in session 47). Run it on main with warps-gathers.diff applied
+# session 47, call a (did not run: no device machine was lent in sessions 47 and 48). Run it on main with warps-gathers.diff applied
 # (git apply bench/results/session47-h100-20261207/warps-gathers.diff; make gpu): dcsr's warps a block from the x footprint (SegSumWarps: 8 where 1024 consecutive nonzeros reach 0.35
 # or more distinct 4-column groups a nonzero, 64 windows sampled on the GPU; else 4), session 46's f563f5c applied again.
 # Checks: test_gpu dcsr (Verify compares the sampled counts and the warps with the host reference), spmv, memcheck and
 # racecheck (the footprint kernel's block sort). Then call d's 22 matrices and 8 not measured before (fresh seeds and
 # sizes): dcsr by the rule against 4 and 8 forced, the compressed floor, spmv, aijcusparse. With them dcsr's warp gathers
 # (-mat_dcsr_warp_gathers, 7bbafa2, off by default): its checks (test_gpu, memcheck, racecheck) and dcsr/wg in the bench.
+# Order for a short device budget (session 48): test_gpu checks, bench groups 3 and 1 (bcsstk13 and the heavy-tailed rows,
+# #29's two misses), 2 and 4, the sanitizers; with S47_GUARD=<seconds from the start> set, then tests/gpu/run.sh check for
+# dcsr and spmv in the time left (s47b.sh otherwise). Short call: S47_GUARD=520 timeout 560 bash s47a.sh; tar $OUT/s47a.
 set -u
 [ -d /opt/devb/extra/build ] || { rm -rf /opt/devb; bash .dev/device-unpack.sh > /dev/null; }
 . /opt/devb/env.sh; E=/opt/devb/extra
@@ -29,20 +32,20 @@ chk wg $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "$SMALL;$REAL;$
 chk wgview $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "$M/bcsstk13.mtx" -mat_view ::ascii_info
 grep "across rows" $O/wgview.log >> $O/summary.txt
 chk sp  $B/test_gpu -type spmv -matrices "$LONG;$M/nh2010.mtx:2;$M/vsp_model1_crew1_cr42_south31.mtx:2"
-chk mem compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;$U/h2.mtx;$M/nh2010.mtx;random:m=500,k=3,empty=1"
-chk race compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;$M/nh2010.mtx"
-chk wgmem compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;$M/bcsstk13.mtx;$U/h2.mtx"
-chk wgrace compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;$M/bcsstk13.mtx;$M/nh2010.mtx"
-chk wgsync compute-sanitizer --tool synccheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;$M/bcsstk13.mtx"
 TY=dcsr,dcsr/w4,dcsr/w8,dcsr/wg,floor-gather16,spmv,aijcusparse
 OPTS="-w8_mat_dcsr_warps_per_block 8 -w4_mat_dcsr_warps_per_block 4 -wg_mat_dcsr_warp_gathers 1"
 V1="$U/h2.mtx:32;$U/h3.mtx:24;$U/h4.mtx:20;$U/h5.mtx:16;$U/h1.mtx:16;$U/u29.mtx:40;$M/nh2010.mtx:64;$M/vsp_model1_crew1_cr42_south31.mtx:64"
 V2="$M/cage11.mtx:64;stencil27:n=120;rmat:scale=21,ef=16;denserows:m=2000000,k=8,len=100000,dense=16;$M/nasa4704.mtx:400;$M/delaunay_n16.mtx:128;stencil7:n=150"
 V3="$M/bcsstk13.mtx:256;$M/rgg_n_2_15_s0.mtx:128;$M/cti.mtx:256;$M/EX5.mtx:64;banded:m=1000000,bw=24;random:m=3000000,k=12,seed=7;rmat:scale=20,ef=24,seed=3"
 V4="$U/n1.mtx:24;$U/n2.mtx:16;$U/n3.mtx:24;$U/n4.mtx:40;$M/cage10.mtx:256;$M/delaunay_n15.mtx:256;random:m=2000000,k=20,seed=11;banded:m=60000,bw=300"
-for v in 1 2 3 4; do eval V=\$V$v
+for v in 3 1 2 4; do eval V=\$V$v
   timeout 110 $B/bench_spmv -matrices "$V" -types $TY $OPTS -commit $C -floor 0 -seed 23 -trials 3 -reps 40 -csv $O/a$v.csv > $O/a$v.log 2>&1; echo "a$v rc=$? $(date -u +%T)" >> $O/summary.txt
 done
+chk mem compute-sanitizer --tool memcheck --leak-check full --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;banded:m=1,bw=0;$U/h2.mtx;$M/nh2010.mtx;random:m=500,k=3,empty=1"
+chk race compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -matrices "random:m=3000,k=9,empty=0.2;$M/nh2010.mtx"
+chk wgmem compute-sanitizer --tool memcheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;denserows:m=5000,k=6,len=3000,dense=3;$M/bcsstk13.mtx;$U/h2.mtx"
+chk wgrace compute-sanitizer --tool racecheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;$M/bcsstk13.mtx;$M/nh2010.mtx"
+chk wgsync compute-sanitizer --tool synccheck --error-exitcode 9 $B/test_gpu -type dcsr -mat_dcsr_warp_gathers 1 -matrices "random:m=3000,k=9,empty=0.2;$M/bcsstk13.mtx"
 cat $O/summary.txt
 python3 - $O/a1.csv $O/a2.csv $O/a3.csv $O/a4.csv <<'PY' | tee $O/table.txt
 import csv, sys, collections, math
@@ -69,4 +72,6 @@ for m, d in by.items():
     except Exception as e: print(m, 'incomplete', e)
 print('warp gathers vs rule, geomean %.4f' % math.exp(sum(h) / len(h)))
 PY
+left=$((${S47_GUARD:-0} - SECONDS)); [ -n "${S47_GUARD:-}" ] && echo "run.sh check with ${left}s left" >> $O/summary.txt
+if [ $left -gt 40 ]; then OUT=$O/runsh TYPES="dcsr spmv" timeout $left bash tests/gpu/run.sh check > $O/runsh.log 2>&1; echo "run.sh check rc=$? $(date -u +%T)" >> $O/summary.txt; grep -E "^FAIL|passed|failed" $O/runsh.log | tail -4 >> $O/summary.txt; fi
 cd $OUT && tar czf s47a.tar.gz s47a && rm -rf s47a
