@@ -181,6 +181,9 @@ run dcsr_view_kernel_tiles    grep_run "dcsr: kernel: tiles with head masks (lon
 run dcsr_view_kernel_walk     grep_run "dcsr: kernel: tiles (longest row 20" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1 -mat_dcsr_head_masks 0
 run dcsr_view_warp_order     grep_run "tiles inside one row: read in the warp's order" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
 run dcsr_view_lanes_order    grep_run "tiles inside one row: read in the lanes' order" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1 -mat_dcsr_warp_order 0
+# dcsr's warps a block from the sampled x footprint (the default) or as asked (then nothing is sampled)
+run dcsr_view_footprint      grep_run "dcsr: x footprint [0-9.]* distinct 4-column groups a nonzero (64 windows of 1024 nonzeros): [48] warps a block" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1
+run dcsr_view_warps_asked    grep_run "dcsr: tile W\*T = 32\*4 = 128 nonzeros, 7 tiles per warp (896 nonzeros), 8 warps per block" ex19_type dcsr -mat_view ::ascii_info -snes_max_it 1 -mat_dcsr_warps_per_block 8
 run dcsr_view_kernel_rows     grep_run "dcsr: kernel: rows, 8 lanes a row" ex19_type dcsr -mat_dcsr_row_lanes 8 -mat_view ::ascii_info -snes_max_it 1
 run dcsr_row_kernel_solve     grep_run "Number of SNES iterations = 2" ex19_type dcsr -mat_dcsr_row_lanes 16
 # dcsr's view: its 16-bit tiles and the bytes a product reads per nonzero (ex19's columns are local: every tile narrow)

@@ -33,6 +33,7 @@
 #include <random>
 #include <string>
 #include <vector>
+#include <set>
 
 #include "hosttest.h" /* g_failures, g_context, Check(), ReportGroup(), ToString() */
 
@@ -211,6 +212,7 @@ static std::vector<Csr> Matrices(Rng &rng)
 
 /* the auxiliary arrays recomputed by brute force (linear scans, no shared code with the builder) */
 static int g_masklayouts = 0; /* dcsr layouts with head masks checked */
+static int g_foot4 = 0, g_foot8 = 0; /* dcsr layouts whose x footprint gave 4 or 8 warps a block */
 
 static void CheckLayout(const Csr &A, const SegSumOptions &o, const SegSumHostLayout &L, const SegSumStats &st)
 {
@@ -242,6 +244,19 @@ static void CheckLayout(const Csr &A, const SegSumOptions &o, const SegSumHostLa
     Check(st.masks == masks, "dcsr head masks %d, expected %d", (int)st.masks, (int)masks);
     const bool worder = o.worder && !st.rowlanes && ntiles > 0; /* single-row tiles in the warp's order wherever the tiles run */
     Check(st.worder == worder, "dcsr warp order %d, expected %d", (int)st.worder, (int)worder);
+    /* warps a block from the x footprint (o.warps 0): distinct 4-column groups in 64 windows of 1024 nonzeros, by brute force */
+    int64_t xg = 0, xs = 0;
+    if (o.warps == 0 && !st.rowlanes && nnz > 0)
+      for (int k = 0; k < 64; k++) {
+        const int64_t s = nnz * k / 64, e = std::min<int64_t>(nnz, s + 1024);
+        std::set<PetscInt> groups;
+        for (int64_t q = s; q < e; q++) groups.insert(A.j[q] / 4);
+        xg += (int64_t)groups.size();
+        xs += e - s;
+      }
+    const int warps = o.warps > 0 ? (int)o.warps : xs > 0 && (double)xg >= 0.35 * (double)xs ? 8 : 4;
+    Check(st.xgroups == xg && st.xsampled == xs && st.warps == warps, "dcsr x footprint %lld in %lld (%d warps), expected %lld in %lld (%d)", (long long)st.xgroups, (long long)st.xsampled, (int)st.warps, (long long)xg, (long long)xs, warps);
+    if (xs) (warps == 8 ? g_foot8 : g_foot4)++;
     if (masks) {
       g_masklayouts++;
       std::vector<unsigned> heads(4 * ntiles, 0u);
@@ -372,6 +387,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           o.tile     = tile;
           o.S        = S;
           o.c16      = c16;
+          o.warps    = c16 ? 0 : o.warps; /* dcsr's default: from the x footprint */
           o.rowlanes = lanes;
           o.name     = c16 ? "dcsr" : "segsum";
           SegSumHostLayout L;
@@ -406,7 +422,7 @@ static void Products(const std::vector<Csr> &mats, Rng &rng)
           cases++;
         }
     }
-    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1; tiles only, in the warp's and the lanes' order), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
+    ReportGroup(exact ? "exact products" : "real products", before, std::to_string(mats.size()) + " matrices x segsum/dcsr x 4 tiles x 5 S (dcsr: row kernel from the rows; forced 8/16/32 lanes at S 1; tiles only, in the warp's and the lanes' order), y = A x and y += A x" + (exact ? " (bitwise, layout vs brute force; " + std::to_string(g_masklayouts) + " dcsr layouts with head masks; x footprint: " + std::to_string(g_foot4) + " at 4 warps a block, " + std::to_string(g_foot8) + " at 8)" : std::string(" (rel. 1e-13, or n eps sum |a x| on rows with cancellation)")));
   }
   (void)cases;
 }
@@ -432,6 +448,12 @@ static void Options()
     o.warps = w;
     Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "warps %d accepted", (int)w);
   }
+  o       = SegSumOptions(); /* dcsr: 0 (from the x footprint) accepted, 9 not */
+  o.c16   = true;
+  o.warps = 0;
+  Check(!SegSumCheckOptions(o), "dcsr warps 0 refused");
+  o.warps = 9;
+  Check(SegSumCheckOptions(o) == PETSC_ERR_ARG_OUTOFRANGE, "dcsr warps 9 accepted");
   for (PetscInt l : {-2, 1, 2, 3, 4, 12, 64}) {
     o          = SegSumOptions();
     o.rowlanes = l;

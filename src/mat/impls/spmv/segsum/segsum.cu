@@ -803,6 +803,40 @@ __global__ void __launch_bounds__(kAux) Compress(int64_t ntiles, int WT, int64_t
   }
 }
 
+/* dcsr's x footprint (segsum.h, SegSumWarps): block k sorts the 4-column groups of the kDCSRFootWindow nonzeros from
+   SegSumFootStart(nnz, k) and counts the distinct ones; cnt[0] += distinct, cnt[1] += nonzeros */
+constexpr int kFootThreads = 256;
+__global__ void __launch_bounds__(kFootThreads) Footprint(int64_t nnz, const int *__restrict__ cj, unsigned long long *__restrict__ cnt)
+{
+  constexpr int I = kDCSRFootWindow / kFootThreads;
+  using Sort      = cub::BlockRadixSort<int, kFootThreads, I>;
+  using Heads     = cub::BlockDiscontinuity<int, kFootThreads>;
+  using Sum       = cub::BlockReduce<int, kFootThreads>;
+  __shared__ union {
+    typename Sort::TempStorage  sort;
+    typename Heads::TempStorage heads;
+    typename Sum::TempStorage   sum;
+  } tmp;
+  const int64_t s = SegSumFootStart(nnz, blockIdx.x), e = min(nnz, s + (int64_t)kDCSRFootWindow);
+  int           key[I], head[I], n = 0;
+#pragma unroll
+  for (int q = 0; q < I; q++) {
+    const int64_t k = s + threadIdx.x * I + q;
+    key[q]          = k < e ? __ldg(cj + k) >> 2 : INT_MAX; /* past the window: one key above every group, not counted */
+  }
+  Sort(tmp.sort).Sort(key);
+  __syncthreads();
+  Heads(tmp.heads).FlagHeads(head, key, ::cuda::std::not_equal_to<int>());
+#pragma unroll
+  for (int q = 0; q < I; q++) n += head[q] && key[q] != INT_MAX;
+  __syncthreads();
+  n = Sum(tmp.sum).Sum(n);
+  if (threadIdx.x == 0) {
+    atomicAdd(cnt, (unsigned long long)n);
+    atomicAdd(cnt + 1, (unsigned long long)(e - s));
+  }
+}
+
 /* build and fix-up kernels: kAux threads per block, at most cap blocks */
 inline unsigned Grid(int64_t threads, int64_t cap = 4096) { return spmv::GridFor(threads, kAux, cap); }
 
@@ -918,7 +952,7 @@ public:
     opt.c16  = c16;
     opt.name = c16 ? "dcsr" : "segsum";
     if (c16) {
-      opt.warps     = 4;           /* SpMVKernel16: 32 warps an SM at 64 registers (5: 30), measured faster on the H100 */
+      opt.warps     = 0;           /* SpMVKernel16: 32 warps an SM at 64 registers (5: 30), 4 or 8 a block by the x footprint (SegSumWarps) */
       opt.speculate = PETSC_FALSE; /* SpMVKernel16 takes every row from the descriptor (measured faster) */
     }
   }
@@ -935,7 +969,7 @@ public:
     PetscCall(PetscSNPrintf(name[2], sizeof(name[2]), "-mat_%s_warps_per_block", opt.name));
     PetscCall(PetscOptionsInt(name[0], opt.c16 ? "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512); a tile whose columns span at most 65536 stores 16-bit column offsets" : "Nonzeros per tile, W*T with W = 32 lanes (64, 128, 256 or 512)", "MatSetType", opt.tile, &opt.tile, NULL));
     PetscCall(PetscOptionsInt(name[1], "Consecutive tiles per warp (the paper's S), 1..31", "MatSetType", opt.S, &opt.S, NULL));
-    PetscCall(PetscOptionsInt(name[2], "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
+    PetscCall(PetscOptionsInt(name[2], opt.c16 ? "Warps per CUDA block, 1..8; 0: 8 where the x entries of 1024 consecutive nonzeros fall in 0.35 or more distinct 4-column groups a nonzero (64 windows sampled), else 4" : "Warps per CUDA block (the paper's B), 1..8", "MatSetType", opt.warps, &opt.warps, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_head_masks", "The tile kernel reads each tile's segment heads from a mask built once (16 bytes a tile) instead of walking the row offsets, where the tiles are 128 nonzeros and no row is empty", "MatSetType", opt.masks, &opt.masks, NULL));
     if (opt.c16) PetscCall(PetscOptionsInt("-mat_dcsr_row_lanes", "Lanes a row of the row kernel for long rows (8, 16 or 32), 0: the tile kernel, -1: from the rows (32 lanes where rows hold at least 96 nonzeros on average and none over 4 times that)", "MatSetType", opt.rowlanes, &opt.rowlanes, NULL));
     if (opt.c16) PetscCall(PetscOptionsBool("-mat_dcsr_warp_order", "Tiles inside one row are read in the warp's order (lane l: entries l, l+32, ...; each x gather reads 32 consecutive entries of the row) instead of consecutive entries a lane", "MatSetType", opt.worder, &opt.worder, NULL));
@@ -1003,7 +1037,7 @@ public:
     st.nnz    = A.nnz;
     st.T      = opt.tile / kW;
     st.S      = opt.S;
-    st.warps  = opt.warps;
+    st.warps  = SegSumWarps(opt, st); /* dcsr from the x footprint: again below, once it is sampled */
     st.ntiles = (st.nnz + WT - 1) / WT;
     st.nwarps = (st.ntiles + opt.S - 1) / opt.S;
     dev.rp    = A.i; /* the generic type's device CSR, valid until the next build (spmvformat.h) */
@@ -1091,6 +1125,15 @@ public:
       st.masks    = SegSumUsesMasks(opt, st);
       st.worder   = SegSumWarpOrder(opt, st);
       k16.worder  = st.worder;
+      if (SegSumSamplesFootprint(opt, st)) { /* segsum.h, SegSumWarps */
+        PetscCallCUDA(cudaMemsetAsync(cnt, 0, 2 * sizeof(*cnt), s));
+        Footprint<<<kDCSRFootSamples, kFootThreads, 0, s>>>(st.nnz, A.j, cnt);
+        SpMVCheckLaunch();
+        PetscCallCUDA(cudaMemcpyAsync(hc, cnt, 2 * sizeof(*cnt), cudaMemcpyDeviceToHost, s));
+        PetscCallCUDA(cudaStreamSynchronize(s));
+        st.xgroups  = (int64_t)hc[0];
+        st.xsampled = (int64_t)hc[1];
+      }
       if (st.masks) {
         PetscCall(spmv::DeviceAlloc(&dheads, st.ntiles, &bytes, s));
         PetscCallCUDA(cudaMemsetAsync(dheads, 0, st.ntiles * sizeof(uint4), s));
@@ -1099,6 +1142,7 @@ public:
         k16.heads = dheads;
       }
     }
+    st.warps     = SegSumWarps(opt, st);
     st.auxbytes  = SegSumAuxBytes(st);
     PetscCall(spmv::DeviceFree({flag, pos, sync, runstart, spos, rpos, cnt, tmp}, s));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -1171,6 +1215,7 @@ public:
     PetscCall(PetscViewerASCIIPrintf(v, "%s: %s values; %s; auxiliary arrays %.3g MB (%.2f%% of the CSR)\n", opt.name, single ? "fp32" : "fp64", st.c16 ? (st.masks ? "the kernel reads the CSR's values, and its columns in wide tiles only (narrow tiles: the 16-bit offsets; the row starts from the head masks; both counted in the auxiliary arrays)" : "the kernel reads the CSR's values and row offsets, and its columns in wide tiles only (narrow tiles: the 16-bit offsets, counted in the auxiliary arrays)") : "no copy of the matrix (the kernel reads the CSR)", st.auxbytes / 1e6, st.nnz ? 100.0 * st.auxbytes / ((single ? 8.0 : 12.0) * st.nnz + 4.0 * (st.m + 1)) : 0.0));
     if (st.c16 && st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: rows, %d lanes a row (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.rowlanes, st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
     else if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: kernel: tiles%s (longest row %" PetscInt64_FMT ", %.1f nonzeros a row on average)\n", opt.name, st.masks ? " with head masks" : "", st.maxrow, st.m ? (double)st.nnz / st.m : 0.0));
+    if (st.xsampled) PetscCall(PetscViewerASCIIPrintf(v, "%s: x footprint %.3f distinct 4-column groups a nonzero (%d windows of %d nonzeros): %" PetscInt_FMT " warps a block (8 from %.2f)\n", opt.name, (double)st.xgroups / (double)st.xsampled, kDCSRFootSamples, kDCSRFootWindow, st.warps, kDCSRFootWide));
     if (st.c16 && !st.rowlanes) PetscCall(PetscViewerASCIIPrintf(v, "%s: tiles inside one row: read in the %s\n", opt.name, st.worder ? "warp's order (lane l: entries l + 32 k)" : "lanes' order (lane l: consecutive entries)"));
     if (st.c16) PetscCall(PetscViewerASCIIPrintf(v, "%s: 16-bit column offsets in %" PetscInt64_FMT " of %" PetscInt64_FMT " tiles; %" PetscInt64_FMT " wide tiles (columns spanning more than %" PetscInt64_FMT ") keep the CSR's 32-bit columns (%.2f%% of the nonzeros)\n", opt.name, st.ntiles - st.nwide, st.ntiles, st.nwide, kSegSumSpan16 + 1, st.nnz ? 100.0 * st.nwidennz / st.nnz : 0.0));
     PetscCall(PetscViewerASCIIPrintf(v, "%s: a product reads %.2f bytes per nonzero of the matrix (values, columns, row offsets or head masks, tile boundaries; fp64 CSR: %.2f)\n", opt.name, SegSumBytesPerNnz(st, single), st.nnz ? 12.0 + 4.0 * (st.m + 1) / (double)st.nnz : 0.0));
@@ -1210,6 +1255,7 @@ public:
       PetscCall(spmv::Download(off, doff));
       PetscCheck(off == ref.c16, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr device column offsets differ from the host reference");
     }
+    PetscCheck(rst.xgroups == st.xgroups && rst.xsampled == st.xsampled && rst.warps == st.warps, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: x footprint on the device %" PetscInt64_FMT " groups in %" PetscInt64_FMT " nonzeros (%" PetscInt_FMT " warps a block), host reference %" PetscInt64_FMT " in %" PetscInt64_FMT " (%" PetscInt_FMT ")", st.xgroups, st.xsampled, st.warps, rst.xgroups, rst.xsampled, rst.warps);
     PetscCheck(rst.masks == st.masks && rst.worder == st.worder, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dcsr: head masks on the device %d, host reference %d; warp order %d, %d", (int)st.masks, (int)rst.masks, (int)st.worder, (int)rst.worder);
     if (st.masks) {
       std::vector<unsigned> hm(4 * st.ntiles);

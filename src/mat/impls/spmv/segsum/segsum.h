@@ -78,7 +78,7 @@ constexpr int kSegSumShortRun = 32; /* fix-up: runs of at most this many slots a
 struct SegSumOptions {
   PetscInt  tile      = 128;  /* nonzeros per tile, W*T: T = tile/32 in {2, 4, 8, 16} */
   PetscInt  S         = 7;    /* tiles per warp, 1..31 */
-  PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8 */
+  PetscInt  warps     = 5;    /* warps per CUDA block (the paper's B), 1..8; dcsr: 0 (its default) from the x footprint (SegSumWarps) */
   PetscBool speculate = PETSC_TRUE; /* false: every tile takes its rows from the descriptor (ablation) */
   bool      c16       = false;       /* 16-bit column offsets per tile (the format dcsr) */
   PetscInt  rowlanes  = -1;          /* dcsr: lanes a row of the row kernel, 8, 16 or 32; 0 the tiles; -1 from the rows */
@@ -107,6 +107,7 @@ struct SegSumStats {
   int      rowlanes = 0;  /* dcsr: lanes a row of the row kernel (0: the tile kernel) */
   bool     masks = false; /* dcsr: the tile kernel reads head masks (SegSumUsesMasks) */
   bool     worder = false; /* dcsr: the tile kernel reads tiles inside one row in the warp's order (SegSumWarpOrder) */
+  int64_t  xgroups = 0, xsampled = 0; /* dcsr, warps from the x footprint: distinct 4-column groups in the sampled windows, their nonzeros */
 };
 /* dcsr's head masks: for 128-nonzero tiles (T = 4) of the tile kernel, on a matrix without empty rows, a bit at
    every row start of a tile (16 bytes a tile), built once with the layout; the kernel then reads a tile's
@@ -127,6 +128,32 @@ inline bool SegSumUsesMasks(const SegSumOptions &o, const SegSumStats &s) { retu
    thousands of nonzeros, as in power-law graphs and heavy-tailed meshes), whose tiles are mostly inside one row and
    whose columns are close together, so the warp's gather touches fewer sectors and cache lines. */
 inline bool SegSumWarpOrder(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.worder && !s.rowlanes && s.ntiles > 0; }
+/* dcsr's warps a block from the x footprint (-mat_dcsr_warps_per_block 0, the default). The tile kernel runs 32 warps an
+   SM at its 64 registers, as blocks of 4 warps (8 blocks an SM) or of 8 (4 blocks): the same occupancy, but the warps of
+   a block hold consecutive tiles, so with 8 warps a block the SM's warps gather x from 4 stretches of the matrix instead
+   of 8, and neighbouring warps share the x lines their rows read in L1. That pays where a warp's gathers reach many
+   distinct x sectors that its neighbours also read: rows whose columns spread over a wide band (heavy-tailed rows around
+   the diagonal, graphs of census blocks ordered by region). Where a warp's columns are few and close (meshes, stencils,
+   bands: its x fits in L1 at any block size) the larger block only coarsens the grid's tail (0.7-1.9% slower, measured), and
+   where columns are anywhere (random, R-MAT) nothing is shared (level). The measure: the distinct 4-column groups (a 32-byte
+   x sector in fp64) among kDCSRFootWindow consecutive nonzeros, at kDCSRFootSamples windows evenly spaced, a nonzero; 8 warps
+   at kDCSRFootWide or more (measured: 0.47-0.71 where 8 warps ran 1.03-1.18x faster, at most 0.20 where they lost), else 4.
+   The same integers on the host and the device (Verify compares them). Measured: bench/results/NOTES.md, "Session 46". */
+constexpr int    kDCSRFootWindow  = 1024;
+constexpr int    kDCSRFootSamples = 64;
+constexpr double kDCSRFootWide    = 0.35;
+inline bool      SegSumSamplesFootprint(const SegSumOptions &o, const SegSumStats &s) { return o.c16 && o.warps == 0 && !s.rowlanes && s.nnz > 0; }
+#if defined(__CUDACC__)
+  #define SEGSUM_HD __host__ __device__
+#else
+  #define SEGSUM_HD
+#endif
+SEGSUM_HD inline int64_t SegSumFootStart(int64_t nnz, int k) { return nnz * k / kDCSRFootSamples; }
+inline int       SegSumWarps(const SegSumOptions &o, const SegSumStats &s)
+{
+  if (o.warps > 0) return (int)o.warps;
+  return s.xsampled > 0 && (double)s.xgroups >= kDCSRFootWide * (double)s.xsampled ? 8 : 4;
+}
 inline int64_t SegSumAuxBytes(const SegSumStats &s) { return 4 * (s.ntiles + 1 + s.nwarps + 2 * s.nruns + 1 + s.nempty) + 8 * s.nslots + (s.c16 ? 4 * s.ntiles + 2 * s.ntiles * 32 * s.T : 0) + (s.masks ? 16 * s.ntiles : 0); }
 /* bytes a product reads from the matrix, per nonzero: values, columns (16-bit in narrow tiles, 32-bit in wide
    ones, the tile bases), row offsets, tile boundaries (the synchronizer and the empty rows are left out: small) */

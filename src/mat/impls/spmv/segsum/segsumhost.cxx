@@ -8,7 +8,7 @@ PetscErrorCode SegSumCheckOptions(const SegSumOptions &o)
   PetscFunctionBegin;
   PetscCheck(o.tile == 64 || o.tile == 128 || o.tile == 256 || o.tile == 512, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tile %" PetscInt_FMT " must be 64, 128, 256 or 512 (32 lanes times 2, 4, 8 or 16 nonzeros)", o.name, o.tile);
   PetscCheck(o.S >= 1 && o.S <= 31, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_tiles_per_warp %" PetscInt_FMT " must be in [1, 31]", o.name, o.S);
-  PetscCheck(o.warps >= 1 && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [1, 8]", o.name, o.warps);
+  PetscCheck(o.warps >= (o.c16 ? 0 : 1) && o.warps <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_warps_per_block %" PetscInt_FMT " must be in [%d, 8]%s", o.name, o.warps, o.c16 ? 0 : 1, o.c16 ? " (0: from the x footprint)" : "");
   PetscCheck(o.rowlanes == -1 || o.rowlanes == 0 || o.rowlanes == 8 || o.rowlanes == 16 || o.rowlanes == 32, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_%s_row_lanes %" PetscInt_FMT " must be -1 (from the rows), 0 (the tile kernel), 8, 16 or 32", o.name, o.rowlanes);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -101,6 +101,18 @@ PetscErrorCode SegSumBuildHostLayout(const SegSumOptions &o, const SpMVHostCsr &
     st->rowlanes = SegSumRowLanes(o, m, st->nnz, st->maxrow);
     st->masks    = SegSumUsesMasks(o, *st);
     st->worder   = SegSumWarpOrder(o, *st);
+    if (SegSumSamplesFootprint(o, *st)) { /* segsum.h, SegSumWarps */
+      std::vector<int> g;
+      for (int k = 0; k < kDCSRFootSamples; k++) {
+        const int64_t s = SegSumFootStart(st->nnz, k), e = std::min<int64_t>(st->nnz, s + kDCSRFootWindow);
+        g.clear();
+        for (int64_t q = s; q < e; q++) g.push_back((int)(A.j[q] >> 2));
+        std::sort(g.begin(), g.end());
+        st->xgroups += std::unique(g.begin(), g.end()) - g.begin();
+        st->xsampled += e - s;
+      }
+    }
+    st->warps = SegSumWarps(o, *st);
     if (st->masks) {
       L->heads.assign(4 * st->ntiles, 0u);
       for (PetscInt r = 0; r < m; r++) {
