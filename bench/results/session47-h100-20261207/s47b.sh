@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# session 47, call b (did not run: no device machine was lent; run after call a, on the code that call a leaves): the GPU checks with the defaults as committed (dcsr's warps by the x footprint; see NOTES "Session 47"):
+# session 47, call b (did not run in sessions 47-49: no device machine was lent for it; run it on main, whose dcsr takes its warps from the x footprint since b334b21): the GPU checks with the defaults as committed (dcsr's warps by the x footprint; see NOTES "Session 47"):
 # tests/gpu/run.sh check sanitize for dcsr and spmv (layouts and products against the host reference and AIJ, matops, KSP,
 # PCPOLY, host vectors, memcheck/racecheck/synccheck), PCPOLY's fp32 copy through dcsr, complex scalars
 # (tests/gpu/complex.sh check sanitize with the slim complex bundle), then make bench (every type, spmv).
