@@ -1037,7 +1037,7 @@ public:
     st.nnz    = A.nnz;
     st.T      = opt.tile / kW;
     st.S      = opt.S;
-    st.warps  = SegSumWarps(opt, st); /* dcsr from the x footprint: again below, once it is sampled */
+    st.warps  = SegSumWarps(opt, st); /* set before the return on m = 0 (never 0 warps); dcsr: again below, once the x footprint is sampled */
     st.ntiles = (st.nnz + WT - 1) / WT;
     st.nwarps = (st.ntiles + opt.S - 1) / opt.S;
     dev.rp    = A.i; /* the generic type's device CSR, valid until the next build (spmvformat.h) */
